@@ -1,0 +1,44 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Everything the client and server bundles are made from. */
+const BUILD_INPUTS = ['src', 'public', 'astro.config.ts', 'package-lock.json', 'tsconfig.json'];
+const STAMP = 'dist/.build-stamp';
+
+function* filesUnder(entry: string): Generator<string> {
+  if (!fs.existsSync(entry)) return;
+  if (!fs.statSync(entry).isDirectory()) {
+    yield entry;
+    return;
+  }
+  for (const name of fs.readdirSync(entry).sort()) yield* filesUnder(path.join(entry, name));
+}
+
+/** A hash of the build inputs' contents (not mtimes: a fresh clone has new mtimes everywhere). */
+export function buildFingerprint(): string {
+  const hash = createHash('sha256');
+  for (const input of BUILD_INPUTS) {
+    for (const file of filesUnder(input)) {
+      hash.update(file).update('\0').update(fs.readFileSync(file)).update('\0');
+    }
+  }
+  return hash.digest('hex');
+}
+
+/** Runs `astro build` unless dist/ was built from exactly the current sources. */
+export async function ensureBuilt(): Promise<void> {
+  const fingerprint = buildFingerprint();
+  const built =
+    fs.existsSync('dist/server/entry.mjs') && fs.existsSync(STAMP) && fs.readFileSync(STAMP, 'utf8') === fingerprint;
+  if (built) return;
+  console.log('Building the site (first start or changed sources)…');
+  const started = Date.now();
+  const astro = path.resolve('node_modules/.bin/astro');
+  const result = spawnSync(process.execPath, [astro, 'build'], { stdio: 'inherit' });
+  if (result.status !== 0)
+    throw new Error(`astro build failed with exit code ${result.status}; run "npm run build" to see why.`);
+  fs.writeFileSync(STAMP, fingerprint);
+  console.log(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}

@@ -1,0 +1,69 @@
+// Serves the whole site from one process: checks the configuration, builds what is missing,
+// migrates and seeds the database, then listens. `npm start` runs this on the pinned Node 24.
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { closeDatabase, database } from '../src/server/db/client.ts';
+import { seedAll } from '../src/server/db/seed/index.ts';
+import { EnvError, env } from '../src/server/env.ts';
+import { ensureBuilt } from './lib/build.ts';
+import { createProgress } from './lib/progress.ts';
+
+if (fs.existsSync('.env')) process.loadEnvFile('.env');
+
+async function main(): Promise<void> {
+  const config = env();
+
+  await ensureBuilt();
+
+  const opened = await database();
+  console.log(
+    opened.kind === 'pglite'
+      ? `Database: embedded PGlite in ${path.relative(process.cwd(), path.join(config.dataDir, 'db'))}`
+      : 'Database: PostgreSQL from DATABASE_URL',
+  );
+  await seedAll({ progress: createProgress() });
+
+  // The adapter's entry would start its own server on import; this process owns the server.
+  process.env['ASTRO_NODE_AUTOSTART'] = 'disabled';
+  const entry = pathToFileURL(path.resolve('dist/server/entry.mjs')).href;
+  const { handler } = (await import(entry)) as { handler: http.RequestListener };
+  const server = http.createServer(handler);
+  server.keepAliveTimeout = 65_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, config.HOST, resolve);
+  });
+  const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  console.log(`${config.SITE_TITLE} is ready at http://${shownHost}:${config.PORT}`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`Received ${signal}, closing…`);
+    server.close();
+    server.closeIdleConnections();
+    // Requests still running get a few seconds; the database is checkpointed and closed either way.
+    const force = setTimeout(() => server.closeAllConnections(), 5_000);
+    force.unref();
+    await closeDatabase();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch(async (error: unknown) => {
+  if (error instanceof EnvError || (error instanceof Error && error.name === 'DatabaseLockedError')) {
+    console.error(error.message);
+  } else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    console.error(`Port ${env().PORT} is already in use. Stop the other server or set PORT to a free port.`);
+  } else {
+    console.error(error);
+  }
+  await closeDatabase().catch(() => {});
+  process.exit(1);
+});

@@ -1,0 +1,65 @@
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { requestId } from 'hono/request-id';
+import { ApiError, type Envelope } from './http/envelope.ts';
+import { log } from './log.ts';
+import { fileRoutes } from './routes/files.ts';
+import { fontRoutes } from './routes/fonts.ts';
+import { healthRoutes } from './routes/health.ts';
+import { webfontRoutes } from './routes/webfont.ts';
+
+/** The URL prefixes the API answers; each is mounted into Astro by one catch-all endpoint. */
+export const API_PREFIXES = ['/web/api', '/api/v1', '/captcha', '/webfont', '/tools/api'] as const;
+
+function errorBody(code: string, message: string): Envelope<null> {
+  return { code, message, data: null };
+}
+
+/**
+ * Builds the API: one Hono app for every prefix. Every answer, errors included, is the
+ * `{ code, message, data }` envelope; client mistakes are 4xx with a Chinese message, and only
+ * faults of our own are 500, logged with the request id.
+ */
+export function createApp(): Hono {
+  const app = new Hono();
+
+  app.use(requestId());
+  app.use(async (c, next) => {
+    const started = performance.now();
+    await next();
+    const ms = Math.round((performance.now() - started) * 10) / 10;
+    log().info(
+      { reqId: c.get('requestId'), method: c.req.method, path: c.req.path, status: c.res.status, ms },
+      'request',
+    );
+  });
+
+  app.route('/', healthRoutes());
+  app.route('/web/api', fontRoutes());
+  app.route('/webfont', webfontRoutes());
+  app.route('/files', fileRoutes());
+
+  app.notFound((c) => c.json(errorBody('404', `接口不存在：${c.req.method} ${c.req.path}`), 404));
+
+  app.onError((error, c) => {
+    if (error instanceof ApiError) {
+      return c.json(errorBody(error.code, error.message), error.status, error.headers);
+    }
+    if (error instanceof HTTPException && error.status < 500) {
+      const message = /json/i.test(error.message) ? '请求体不是有效的 JSON' : '请求格式不正确';
+      return c.json(errorBody(String(error.status), message), error.status);
+    }
+    log().error({ reqId: c.get('requestId'), err: error, path: c.req.path }, 'unhandled error');
+    return c.json(errorBody('500', `服务器出错了，请稍后再试或联系管理员（请求编号 ${c.get('requestId')}）`), 500);
+  });
+
+  return app;
+}
+
+let shared: Hono | undefined;
+
+/** The process-wide app, built on first use (Astro endpoints and scripts/api.ts share it). */
+export function apiApp(): Hono {
+  shared ??= createApp();
+  return shared;
+}

@@ -1,0 +1,102 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { accounts } from './accounts.ts';
+import type { PublicationStatus } from './content.ts';
+
+/** A promotion (web-promotion) with an optional landing link and a time window. */
+export const promotions = pgTable(
+  'promotions',
+  {
+    id: serial('id').primaryKey(),
+    title: text('title').notNull(),
+    summary: text('summary').notNull().default(''),
+    bodyHtml: text('body_html').notNull().default(''),
+    coverKey: text('cover_key'),
+    linkUrl: text('link_url'),
+    startsAt: timestamp('starts_at', { withTimezone: true }),
+    endsAt: timestamp('ends_at', { withTimezone: true }),
+    status: text('status').$type<PublicationStatus>().notNull().default('draft'),
+    sort: integer('sort').notNull().default(0),
+  },
+  (t) => [
+    check('promotions_status_check', sql`${t.status} in ('draft', 'published')`),
+    index('promotions_status_sort_idx').on(t.status, t.sort),
+  ],
+);
+
+/** A friendly link in the footer; SPEC lists them by `sort` descending. */
+export const friendLinks = pgTable(
+  'friend_links',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    url: text('url').notNull(),
+    logoKey: text('logo_key'),
+    sort: integer('sort').notNull().default(0),
+  },
+  (t) => [index('friend_links_sort_idx').on(t.sort)],
+);
+
+/** A navigation column (web-column) of a given type, e.g. the header or footer menu. */
+export const columns = pgTable(
+  'columns',
+  {
+    id: serial('id').primaryKey(),
+    type: text('type').notNull(),
+    name: text('name').notNull(),
+    path: text('path').notNull(),
+    sort: integer('sort').notNull().default(0),
+  },
+  (t) => [index('columns_type_sort_idx').on(t.type, t.sort)],
+);
+
+/** A search keyword suggested to visitors, heavier first. */
+export const keywords = pgTable('keywords', {
+  id: serial('id').primaryKey(),
+  word: text('word').notNull().unique(),
+  weight: integer('weight').notNull().default(0),
+});
+
+/** An advertisement slot entry (fontOverride/adv) shown at a named position within a time window. */
+export const ads = pgTable(
+  'ads',
+  {
+    id: serial('id').primaryKey(),
+    position: text('position').notNull(),
+    title: text('title').notNull().default(''),
+    imageKey: text('image_key'),
+    linkUrl: text('link_url'),
+    sort: integer('sort').notNull().default(0),
+    startsAt: timestamp('starts_at', { withTimezone: true }),
+    endsAt: timestamp('ends_at', { withTimezone: true }),
+  },
+  (t) => [index('ads_position_sort_idx').on(t.position, t.sort)],
+);
+
+/** A message left on the contact form (messageBoard), by a visitor or a signed-in user. */
+export const messageBoard = pgTable(
+  'message_board',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    contact: text('contact').notNull(),
+    content: text('content').notNull(),
+    ip: text('ip'),
+    accountId: integer('account_id').references(() => accounts.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    handledAt: timestamp('handled_at', { withTimezone: true }),
+  },
+  (t) => [index('message_board_created_at_idx').on(t.createdAt)],
+);
+
+/** A template text for contributors (contributeTemplate/queryByType), e.g. the licence agreement. */
+export const contributeTemplates = pgTable(
+  'contribute_templates',
+  {
+    id: serial('id').primaryKey(),
+    type: text('type').notNull(),
+    title: text('title').notNull(),
+    contentHtml: text('content_html').notNull().default(''),
+  },
+  (t) => [index('contribute_templates_type_idx').on(t.type)],
+);

@@ -1,0 +1,172 @@
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { setTimeout as delay } from 'node:timers/promises';
+import * as tar from 'tar';
+import type { RegistrySource } from './font-catalogue.ts';
+
+/** The font files of one family laid out on disk, ready to be read one at a time. */
+export interface FamilyFiles {
+  /** Absolute paths of the TTFs, sorted by name. */
+  fonts: string[];
+  /** The licence file shipped with the fonts (LICENSE_FONT), when there is one. */
+  licenseText: string | undefined;
+}
+
+/** Thrown when a download does not match the pinned integrity. */
+export class IntegrityError extends Error {
+  override name = 'IntegrityError';
+}
+
+const FONT_FILE = /\.ttf$/i;
+const LICENSE_FILE = 'LICENSE_FONT';
+const DOWNLOAD_ATTEMPTS = 3;
+// A stalled connection is abandoned after this long without a byte; large tarballs may take minutes.
+const IDLE_TIMEOUT_MS = 60_000;
+
+/** The tarball URL of a scoped package on an npm registry. */
+export function tarballUrl(registry: string, source: RegistrySource): string {
+  const base = registry.replace(/\/+$/, '');
+  return `${base}/${source.scope}/${source.name}/-/${source.name}-${source.version}.tgz`;
+}
+
+/** Where the cache keeps a tarball: one file per package and version. */
+export function tarballCachePath(cacheDir: string, source: RegistrySource): string {
+  return path.join(cacheDir, `${source.name}-${source.version}.tgz`);
+}
+
+function parseIntegrity(integrity: string): { algorithm: string; digest: string } {
+  const match = /^(sha512|sha384|sha256)-(.+)$/.exec(integrity.trim());
+  if (!match?.[1] || !match[2]) throw new IntegrityError(`Unsupported integrity value ${integrity}`);
+  return { algorithm: match[1], digest: match[2] };
+}
+
+/** Hashes a file as a stream, so large tarballs never block the event loop. */
+async function hashFile(file: string, algorithm: string): Promise<string> {
+  const hash = createHash(algorithm);
+  await pipeline(fs.createReadStream(file), hash);
+  return hash.digest('base64');
+}
+
+/** Answers whether a cached tarball exists and matches the integrity. */
+export async function isCachedTarballValid(file: string, integrity: string): Promise<boolean> {
+  const { algorithm, digest } = parseIntegrity(integrity);
+  try {
+    return (await hashFile(file, algorithm)) === digest;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+/** Downloads once to a temporary file, checks integrity, then renames it into place. */
+async function downloadOnce(
+  url: string,
+  target: string,
+  integrity: string,
+  onBytes: (n: number) => void,
+): Promise<void> {
+  const { algorithm, digest } = parseIntegrity(integrity);
+  const controller = new AbortController();
+  let idle = setTimeout(
+    () => controller.abort(new Error(`No data from ${url} for ${IDLE_TIMEOUT_MS} ms`)),
+    IDLE_TIMEOUT_MS,
+  );
+  const temp = `${target}.${randomUUID()}.part`;
+  try {
+    const response = await fetch(url, { signal: controller.signal });
+    if (!response.ok || !response.body) throw new Error(`GET ${url} answered ${response.status}`);
+    const hash = createHash(algorithm);
+    const meter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        clearTimeout(idle);
+        idle = setTimeout(() => controller.abort(new Error(`Download of ${url} stalled`)), IDLE_TIMEOUT_MS);
+        hash.update(chunk);
+        onBytes(chunk.length);
+        done(null, chunk);
+      },
+    });
+    await pipeline(Readable.fromWeb(response.body as never), meter, fs.createWriteStream(temp, { flush: true }));
+    const actual = hash.digest('base64');
+    if (actual !== digest) throw new IntegrityError(`${url} does not match its integrity ${integrity}`);
+    await fsp.rename(temp, target);
+  } finally {
+    clearTimeout(idle);
+    await fsp.rm(temp, { force: true });
+  }
+}
+
+/**
+ * Makes sure the cache holds the package's tarball with the right integrity: a valid cached copy
+ * is used as is, otherwise it is downloaded (with retries) and reported through `onBytes`.
+ * Answers whether a download happened.
+ */
+export async function ensureTarball(options: {
+  source: RegistrySource;
+  cacheDir: string;
+  registry: string;
+  onBytes?: (n: number) => void;
+}): Promise<{ file: string; downloaded: boolean }> {
+  const { source, cacheDir } = options;
+  const file = tarballCachePath(cacheDir, source);
+  if (await isCachedTarballValid(file, source.integrity)) return { file, downloaded: false };
+  await fsp.mkdir(cacheDir, { recursive: true });
+  const url = tarballUrl(options.registry, source);
+  let lastError: unknown;
+  for (let attempt = 1; attempt <= DOWNLOAD_ATTEMPTS; attempt++) {
+    let received = 0;
+    try {
+      await downloadOnce(url, file, source.integrity, (n) => {
+        received += n;
+        options.onBytes?.(n);
+      });
+      return { file, downloaded: true };
+    } catch (error) {
+      lastError = error;
+      // Take back the bytes of the failed attempt so that progress stays truthful.
+      options.onBytes?.(-received);
+      if (error instanceof IntegrityError || attempt === DOWNLOAD_ATTEMPTS) break;
+      await delay(1000 * 2 ** (attempt - 1));
+    }
+  }
+  throw lastError;
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await fsp.readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+async function collect(dir: string): Promise<FamilyFiles> {
+  const files = await listFiles(dir);
+  const fonts = files
+    .filter((file) => FONT_FILE.test(file))
+    .sort((a, b) => path.basename(a).localeCompare(path.basename(b)));
+  const license = files.find((file) => path.basename(file) === LICENSE_FILE);
+  return { fonts, licenseText: license ? await fsp.readFile(license, 'utf8') : undefined };
+}
+
+/**
+ * Unpacks only the TTFs and LICENSE_FONT of a package tarball into `destDir` (streamed; tar
+ * refuses absolute paths and '..'), and lists them.
+ */
+export async function extractFontFiles(tarball: string, destDir: string): Promise<FamilyFiles> {
+  await fsp.mkdir(destDir, { recursive: true });
+  await tar.x({
+    file: tarball,
+    cwd: destDir,
+    strict: true,
+    // tar inflates each read synchronously; small reads keep every pause of the event loop short.
+    maxReadSize: 1024 * 1024,
+    filter: (entryPath) => FONT_FILE.test(entryPath) || path.posix.basename(entryPath) === LICENSE_FILE,
+  });
+  return collect(destDir);
+}
+
+/** Lists a fixture family: the TTFs (and LICENSE_FONT, if any) in one folder. */
+export async function readFixtureFiles(dir: string): Promise<FamilyFiles> {
+  return collect(dir);
+}

@@ -1,0 +1,179 @@
+import { createHash, randomUUID } from 'node:crypto';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { env } from '../../env.ts';
+import { log } from '../../log.ts';
+import { storage as configuredStorage, type Storage } from '../../storage/index.ts';
+import { db as configuredDb, type Db } from '../client.ts';
+import { type CatalogueEntry, FIXTURE_CATALOGUE, FONT_CATALOGUE } from './font-catalogue.ts';
+import { seedFontDicts } from './font-dicts.ts';
+import { indexFaces, isFamilySeeded, type SourceStamp, saveFamily } from './font-index.ts';
+import {
+  ensureTarball,
+  extractFontFiles,
+  type FamilyFiles,
+  readFixtureFiles,
+  tarballCachePath,
+} from './font-sources.ts';
+
+/** A progress report: download bytes and families done, both across the whole run. */
+export interface SeedFontsProgress {
+  phase: 'download' | 'index';
+  /** The family being worked on. */
+  gno: string;
+  bytesDone: number;
+  bytesTotal: number;
+  familiesDone: number;
+  familiesTotal: number;
+}
+
+/** Options of seedFonts; only `source` is required. */
+export interface SeedFontsOptions {
+  /** 'registry' downloads the catalogue's npm packages; 'fixtures' reads tests/fixtures/fonts/ (no network). */
+  source: 'registry' | 'fixtures';
+  onProgress?: (progress: SeedFontsProgress) => void;
+  /** Defaults to the process database. */
+  db?: Db;
+  /** Defaults to the configured storage. */
+  storage?: Storage;
+  /** Defaults to FONT_CATALOGUE or FIXTURE_CATALOGUE according to `source`. */
+  catalogue?: readonly CatalogueEntry[];
+  /** Defaults to tests/fixtures/fonts under the working directory. */
+  fixturesDir?: string;
+}
+
+/** What a run did; a family that failed is reported, not thrown, so the others still get seeded. */
+export interface SeedFontsResult {
+  seeded: string[];
+  skipped: string[];
+  failed: Array<{ gno: string; error: string }>;
+  downloadedBytes: number;
+}
+
+const PROGRESS_INTERVAL_MS = 100;
+
+function sizeOf(entry: CatalogueEntry): number {
+  return entry.source.kind === 'registry' ? entry.source.size : 0;
+}
+
+async function fixtureStamp(dir: string): Promise<SourceStamp> {
+  // Fixture folders have no version: the hash of their files stands for one.
+  const files = await readFixtureFiles(dir);
+  const hash = createHash('sha256');
+  for (const file of files.fonts) hash.update(path.basename(file)).update(await fsp.readFile(file));
+  hash.update(files.licenseText ?? '');
+  return {
+    sourcePackage: `fixtures/${path.basename(dir)}`,
+    sourceVersion: `sha256-${hash.digest('hex').slice(0, 16)}`,
+  };
+}
+
+async function stampOf(entry: CatalogueEntry, fixturesDir: string): Promise<SourceStamp> {
+  const { source } = entry;
+  if (source.kind === 'registry') {
+    return { sourcePackage: `${source.scope}/${source.name}`, sourceVersion: source.version };
+  }
+  return fixtureStamp(path.join(fixturesDir, source.dir));
+}
+
+async function needsDownload(entry: CatalogueEntry, cacheDir: string): Promise<boolean> {
+  if (entry.source.kind !== 'registry') return false;
+  const stat = await fsp.stat(tarballCachePath(cacheDir, entry.source)).catch(() => undefined);
+  return stat?.size !== entry.source.size;
+}
+
+/**
+ * Seeds the font library: the font dictionary, then every catalogue family, smallest first. For
+ * the registry, each package's tarball is fetched into `${DATA_DIR}/cache/npm` (reused while its
+ * integrity matches), its TTFs and LICENSE_FONT are unpacked, each font is read and stored under
+ * `fonts/<gno>/`, and the rows are written. Families already seeded from the same source with
+ * their files in storage are skipped, so a second run downloads and changes nothing.
+ */
+export async function seedFonts(options: SeedFontsOptions): Promise<SeedFontsResult> {
+  const config = env();
+  const database = options.db ?? (await configuredDb());
+  const store = options.storage ?? configuredStorage();
+  const fixturesDir = path.resolve(options.fixturesDir ?? 'tests/fixtures/fonts');
+  const cacheDir = path.join(config.dataDir, 'cache', 'npm');
+  const catalogue = [...(options.catalogue ?? (options.source === 'registry' ? FONT_CATALOGUE : FIXTURE_CATALOGUE))];
+  catalogue.sort((a, b) => sizeOf(a) - sizeOf(b));
+
+  await seedFontDicts(database);
+
+  const result: SeedFontsResult = { seeded: [], skipped: [], failed: [], downloadedBytes: 0 };
+  const pending: Array<{ entry: CatalogueEntry; stamp: SourceStamp }> = [];
+  let bytesTotal = 0;
+  for (const entry of catalogue) {
+    const stamp = await stampOf(entry, fixturesDir);
+    if (await isFamilySeeded(database, store, entry.gno, stamp)) {
+      result.skipped.push(entry.gno);
+      continue;
+    }
+    pending.push({ entry, stamp });
+    if (await needsDownload(entry, cacheDir)) bytesTotal += sizeOf(entry);
+  }
+
+  const progress: SeedFontsProgress = {
+    phase: 'index',
+    gno: '',
+    bytesDone: 0,
+    bytesTotal,
+    familiesDone: 0,
+    familiesTotal: pending.length,
+  };
+  let lastReport = 0;
+  const report = (force = false) => {
+    const now = Date.now();
+    if (!force && now - lastReport < PROGRESS_INTERVAL_MS) return;
+    lastReport = now;
+    options.onProgress?.({ ...progress });
+  };
+
+  for (const { entry, stamp } of pending) {
+    const started = performance.now();
+    const workDir = path.join(config.dataDir, 'cache', 'tmp', `${entry.gno}-${randomUUID()}`);
+    progress.gno = entry.gno;
+    try {
+      let files: FamilyFiles;
+      if (entry.source.kind === 'registry') {
+        progress.phase = 'download';
+        report(true);
+        const { file, downloaded } = await ensureTarball({
+          source: entry.source,
+          cacheDir,
+          registry: config.NPM_REGISTRY,
+          onBytes: (n) => {
+            progress.bytesDone += n;
+            // A cached copy that looked whole but failed its check is downloaded after all.
+            progress.bytesTotal = Math.max(progress.bytesTotal, progress.bytesDone);
+            result.downloadedBytes += n;
+            report();
+          },
+        });
+        if (downloaded) log().info({ gno: entry.gno, bytes: entry.source.size }, 'font package downloaded');
+        progress.phase = 'index';
+        report(true);
+        files = await extractFontFiles(file, workDir);
+      } else {
+        report(true);
+        files = await readFixtureFiles(path.join(fixturesDir, entry.source.dir));
+      }
+      const faces = await indexFaces(entry, files, store);
+      await saveFamily(database, store, entry, stamp, files, faces);
+      result.seeded.push(entry.gno);
+      log().info(
+        { gno: entry.gno, fonts: faces.length, ms: Math.round(performance.now() - started) },
+        'font family seeded',
+      );
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      result.failed.push({ gno: entry.gno, error: message });
+      log().warn({ gno: entry.gno, err: error }, 'font family could not be seeded');
+    } finally {
+      await fsp.rm(workDir, { recursive: true, force: true });
+      progress.familiesDone++;
+      report(true);
+    }
+  }
+  return result;
+}

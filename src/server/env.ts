@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The one reader of `process.env`. Every variable has a default that needs no outside server,
+ * so a fresh clone runs with no configuration; README.md lists them all.
+ */
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  HOST: z.string().min(1).default('localhost'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(4321),
+  SITE_URL: z.url().default('http://localhost:4321'),
+  SITE_TITLE: z.string().min(1).default('造字联盟官网'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().min(1).default('data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  FONT_SEED: z.enum(['registry', 'fixtures', 'none']).default('registry'),
+  NPM_REGISTRY: z.url().default('https://registry.npmjs.org'),
+  SUBSET_WORKERS: z.coerce.number().int().min(1).max(32).optional(),
+  SUBSET_FACE_CACHE_MB: z.coerce.number().int().min(16).max(16_384).default(400),
+});
+
+export type Env = z.infer<typeof schema> & {
+  /** Absolute path of DATA_DIR. */
+  dataDir: string;
+};
+
+/** Thrown when a variable has a value the site cannot run with. */
+export class EnvError extends Error {
+  override name = 'EnvError';
+}
+
+/**
+ * Parses a set of variables. A bad value throws an EnvError that names every offending variable,
+ * so start-up stops with a message an operator can act on.
+ */
+export function parseEnv(source: NodeJS.ProcessEnv): Env {
+  // An empty value means "use the default", so a copied .env.example works as it is.
+  const given = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
+  // npm exports the registry it installs from; use the same one for the font packages.
+  given['NPM_REGISTRY'] ??= given['npm_config_registry'];
+  const result = schema.safeParse(given);
+  if (!result.success) {
+    const lines = result.error.issues.map(
+      (issue) => `  ${issue.path.join('.')}: ${issue.message} (got ${JSON.stringify(source[String(issue.path[0])])})`,
+    );
+    throw new EnvError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const parsed = result.data;
+  return { ...parsed, dataDir: path.resolve(parsed.DATA_DIR) };
+}
+
+let cached: Env | undefined;
+
+/** The process configuration, parsed once on first use. */
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** Forgets the parsed configuration; tests call this after changing process.env. */
+export function resetEnv(): void {
+  cached = undefined;
+}

@@ -1,0 +1,98 @@
+import { readFontDataFile } from './data-files.ts';
+
+/** The character sets whose coverage the font library reports for every font. */
+export interface CoverageSets {
+  /** The 6763 hanzi of GB 2312-80. */
+  gb2312: ReadonlySet<number>;
+  /** The 3500 characters of level 1 (一级字表) of 通用规范汉字表 (2013). */
+  tongyong: ReadonlySet<number>;
+  /** The 13053 hanzi of Big5 (frequent and less frequent characters). */
+  big5: ReadonlySet<number>;
+  /** Printable Basic Latin, U+0020–U+007E (95 characters). */
+  latin: ReadonlySet<number>;
+}
+
+/** A count for each coverage set; the same keys as CoverageSets. */
+export type Coverage = { [K in keyof CoverageSets]: number };
+
+const TONGYONG_FILE = 'tongyong-level1.txt';
+
+/** Decodes every two-byte code in the given lead/trail ranges; codes the encoding leaves unassigned are skipped. */
+function decodeDoubleBytes(
+  encoding: string,
+  leads: [number, number],
+  trails: Array<[number, number]>,
+  include: (lead: number, trail: number) => boolean,
+): Set<number> {
+  const decoder = new TextDecoder(encoding, { fatal: true });
+  const codePoints = new Set<number>();
+  const pair = new Uint8Array(2);
+  for (let lead = leads[0]; lead <= leads[1]; lead++) {
+    for (const [from, to] of trails) {
+      for (let trail = from; trail <= to; trail++) {
+        if (!include(lead, trail)) continue;
+        pair[0] = lead;
+        pair[1] = trail;
+        const text = decoder.decode(pair);
+        const codePoint = text.codePointAt(0);
+        if (codePoint !== undefined) codePoints.add(codePoint);
+      }
+    }
+  }
+  return codePoints;
+}
+
+/** GB 2312 hanzi live in rows 0xB0–0xF7; the last five cells of row 0xD7 are empty. */
+function buildGb2312(): Set<number> {
+  return decodeDoubleBytes('gbk', [0xb0, 0xf7], [[0xa1, 0xfe]], (lead, trail) => !(lead === 0xd7 && trail > 0xf9));
+}
+
+/** Big5 hanzi: frequent ones at 0xA440–0xC67E, less frequent ones at 0xC940–0xF9D5. */
+function buildBig5(): Set<number> {
+  const trails: Array<[number, number]> = [
+    [0x40, 0x7e],
+    [0xa1, 0xfe],
+  ];
+  const inRange = (code: number) => (code >= 0xa440 && code <= 0xc67e) || (code >= 0xc940 && code <= 0xf9d5);
+  return decodeDoubleBytes('big5', [0xa4, 0xf9], trails, (lead, trail) => inRange((lead << 8) | trail));
+}
+
+function buildLatin(): Set<number> {
+  const codePoints = new Set<number>();
+  for (let cp = 0x20; cp <= 0x7e; cp++) codePoints.add(cp);
+  return codePoints;
+}
+
+function buildTongyong(): Set<number> {
+  const text = readFontDataFile(TONGYONG_FILE).trim();
+  return new Set(Array.from(text, (char) => char.codePointAt(0) ?? 0));
+}
+
+let cached: CoverageSets | undefined;
+
+/** The coverage sets, built once on first use (about 25 000 code points in all). */
+export function coverageSets(): CoverageSets {
+  cached ??= {
+    gb2312: buildGb2312(),
+    tongyong: buildTongyong(),
+    big5: buildBig5(),
+    latin: buildLatin(),
+  };
+  return cached;
+}
+
+/** Counts, for each coverage set, how many of its code points `has` reports as present. */
+export function countCoverage(has: (codePoint: number) => boolean): Coverage {
+  const sets = coverageSets();
+  const count = (set: ReadonlySet<number>) => {
+    let n = 0;
+    for (const cp of set) if (has(cp)) n++;
+    return n;
+  };
+  return {
+    gb2312: count(sets.gb2312),
+    tongyong: count(sets.tongyong),
+    big5: count(sets.big5),
+    latin: count(sets.latin),
+  };
+}

@@ -1,0 +1,49 @@
+// A worker thread of the subset pool: keeps preprocessed HarfBuzz faces in memory and answers
+// subset requests with TTF and fast WOFF2 bytes. Runs on Node 24 directly (types are stripped).
+import { buffer } from 'node:stream/consumers';
+import { parentPort } from 'node:worker_threads';
+import { env } from '../env.ts';
+import { storage } from '../storage/index.ts';
+import { FaceCache } from './face-cache.ts';
+import { loadSubsetFace, type SubsetFace } from './hb-subset.ts';
+import type { SubsetJob, SubsetReply } from './subset-pool.ts';
+import { encodeWoff2Fast } from './woff2-fast.ts';
+
+const port = parentPort;
+if (!port) throw new Error('subset-worker.ts must run as a worker thread');
+
+const faces = new FaceCache(env().SUBSET_FACE_CACHE_MB * 1024 * 1024);
+
+const loading = new Map<string, Promise<SubsetFace>>();
+
+/** The face of a font, loaded once even when several jobs for it arrive together. */
+function face(job: SubsetJob): Promise<SubsetFace> {
+  const cached = faces.get(job.fontId);
+  if (cached) return Promise.resolve(cached);
+  let pending = loading.get(job.fontId);
+  if (!pending) {
+    pending = (async () => {
+      const object = await storage().get(job.key);
+      if (!object) throw new Error(`font file is missing from storage: ${job.key}`);
+      const bytes = new Uint8Array(await buffer(object.body));
+      return faces.set(job.fontId, loadSubsetFace(bytes));
+    })().finally(() => loading.delete(job.fontId));
+    loading.set(job.fontId, pending);
+  }
+  return pending;
+}
+
+port.on('message', async (job: SubsetJob) => {
+  try {
+    const started = performance.now();
+    const ttf = (await face(job)).subset(job.codePoints);
+    const woff2 = encodeWoff2Fast(ttf, job.quality);
+    const reply: SubsetReply = { id: job.id, ttf, woff2, ms: performance.now() - started };
+    port.postMessage(reply, [ttf.buffer as ArrayBuffer, woff2.buffer as ArrayBuffer]);
+  } catch (error) {
+    port.postMessage({
+      id: job.id,
+      error: error instanceof Error ? error.message : String(error),
+    } satisfies SubsetReply);
+  }
+});

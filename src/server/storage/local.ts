@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  publicPath,
+  type Storage,
+  type StorageBody,
+  type StorageObject,
+  type StorageStat,
+  validateKey,
+} from './types.ts';
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/** Flushes a directory entry so that a rename survives power loss; not every platform allows it. */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: fsp.FileHandle | undefined;
+  try {
+    handle = await fsp.open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Windows cannot open a directory for syncing; the rename is still atomic there.
+  } finally {
+    await handle?.close();
+  }
+}
+
+/**
+ * Keeps objects as files under one folder. Writes go to a temporary file inside the same folder
+ * tree, are flushed to disk, then renamed over the target, so a crash leaves the old object or
+ * the complete new one.
+ */
+export class LocalStorage implements Storage {
+  /** The folder that holds the objects. */
+  readonly root: string;
+  readonly #tmpDir: string;
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+    // Keys cannot start a segment with '.', so this folder is out of their reach.
+    this.#tmpDir = path.join(this.root, '.tmp');
+  }
+
+  #file(key: string): string {
+    const file = path.join(this.root, ...validateKey(key).split('/'));
+    // validateKey already rules out escapes; this guards against a future change to it.
+    if (!file.startsWith(this.root + path.sep)) throw new Error(`Storage key escapes the root: ${key}`);
+    return file;
+  }
+
+  async put(key: string, body: StorageBody): Promise<StorageStat> {
+    const target = this.#file(key);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.mkdir(this.#tmpDir, { recursive: true });
+    const temp = path.join(this.#tmpDir, `${randomUUID()}.part`);
+    try {
+      if (body instanceof Uint8Array) {
+        await fsp.writeFile(temp, body, { flag: 'wx', flush: true });
+      } else {
+        const source = body instanceof ReadableStream ? Readable.fromWeb(body as never) : body;
+        await pipeline(source, fs.createWriteStream(temp, { flags: 'wx', flush: true }));
+      }
+      await fsp.rename(temp, target);
+    } catch (error) {
+      await fsp.rm(temp, { force: true });
+      throw error;
+    }
+    await syncDirectory(path.dirname(target));
+    const stat = await fsp.stat(target);
+    return { size: stat.size, mtime: stat.mtime };
+  }
+
+  async get(key: string): Promise<StorageObject | undefined> {
+    let handle: fsp.FileHandle;
+    try {
+      handle = await fsp.open(this.#file(key), 'r');
+    } catch (error) {
+      if (isMissing(error) || (error as NodeJS.ErrnoException).code === 'EISDIR') return undefined;
+      throw error;
+    }
+    // Stat the open handle, so size and bytes belong to the same file even if it is replaced meanwhile.
+    const stat = await handle.stat();
+    if (!stat.isFile()) {
+      await handle.close();
+      return undefined;
+    }
+    return { size: stat.size, mtime: stat.mtime, body: handle.createReadStream() };
+  }
+
+  async stat(key: string): Promise<StorageStat | undefined> {
+    try {
+      const stat = await fsp.stat(this.#file(key));
+      return stat.isFile() ? { size: stat.size, mtime: stat.mtime } : undefined;
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await fsp.rm(this.#file(key), { force: true });
+  }
+
+  url(key: string): string {
+    return publicPath(key);
+  }
+}

@@ -1,0 +1,60 @@
+import type { Readable } from 'node:stream';
+
+/** What can be stored: bytes in memory, a web stream or a Node stream of bytes. */
+export type StorageBody = Uint8Array | ReadableStream<Uint8Array> | NodeJS.ReadableStream;
+
+/** Size and last change of a stored object. */
+export interface StorageStat {
+  size: number;
+  mtime: Date;
+}
+
+/** A stored object opened for reading. */
+export interface StorageObject extends StorageStat {
+  body: Readable;
+}
+
+/**
+ * Where files of the site live (fonts, generated subsets, uploads). Keys are relative paths such
+ * as 'fonts/noto-sans-sc/NotoSansSC_400Regular.ttf'; the local driver keeps them under DATA_DIR,
+ * and another driver (S3) can take its place without callers changing.
+ */
+export interface Storage {
+  /** Stores an object atomically: readers see the old object or the whole new one, never a part. */
+  put(key: string, body: StorageBody): Promise<StorageStat>;
+  /** Opens an object for reading, or answers undefined when there is none. */
+  get(key: string): Promise<StorageObject | undefined>;
+  /** Size and time of an object, or undefined when there is none. */
+  stat(key: string): Promise<StorageStat | undefined>;
+  /** Removes an object; removing a missing one is not an error. */
+  delete(key: string): Promise<void>;
+  /** The public path that serves the object, '/files/<key>'. */
+  url(key: string): string;
+}
+
+/** Thrown for a key that could escape the storage root or that no driver can hold. */
+export class StorageKeyError extends Error {
+  override name = 'StorageKeyError';
+}
+
+// Segments of letters, digits, '.', '_' and '-', none starting with '.', so '..', hidden files
+// and the drivers' own temporary names can never be addressed.
+const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+const MAX_KEY_LENGTH = 512;
+
+/** Checks a storage key and returns it; throws StorageKeyError for '..', absolute paths and odd characters. */
+export function validateKey(key: string): string {
+  if (typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY_LENGTH) {
+    throw new StorageKeyError(`Invalid storage key length: ${JSON.stringify(key)}`);
+  }
+  const segments = key.split('/');
+  if (!segments.every((segment) => SEGMENT.test(segment))) {
+    throw new StorageKeyError(`Invalid storage key: ${JSON.stringify(key)}`);
+  }
+  return key;
+}
+
+/** The public path of a key, '/files/<key>'. */
+export function publicPath(key: string): string {
+  return `/files/${validateKey(key)}`;
+}

@@ -1,0 +1,136 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, test } from 'vitest';
+import { openDatabase } from '../../src/server/db/client.ts';
+import { keywords } from '../../src/server/db/schema/index.ts';
+import { TEST_DATABASE_URL } from '../helpers/database.ts';
+
+// Node 24 from node_modules: it strips the TypeScript types of the modules the child imports.
+const NODE = path.resolve('node_modules/.bin/node');
+const CLIENT_URL = pathToFileURL(path.resolve('src/server/db/client.ts')).href;
+const SCHEMA_URL = pathToFileURL(path.resolve('src/server/db/schema/index.ts')).href;
+
+interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs an ES module script in a second Node process, from the repository root like the server. */
+function runScript(source: string): { child: ChildProcess; finished: Promise<Finished> } {
+  const child = spawn(NODE, ['--input-type=module', '--eval', source], {
+    cwd: process.cwd(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const finished = new Promise<Finished>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return { child, finished };
+}
+
+// PGlite is embedded in one process; against a PostgreSQL server the server itself locks and
+// makes writes durable, so these checks only make sense without TEST_DATABASE_URL.
+describe.skipIf(Boolean(TEST_DATABASE_URL))('PGlite data folder', () => {
+  let root: string | undefined;
+  afterEach(() => {
+    if (root) fs.rmSync(root, { recursive: true, force: true });
+    root = undefined;
+  });
+
+  function tempDir(): string {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'font-alliance-durability-'));
+    return path.join(root, 'db');
+  }
+
+  test('makes a second process fail at once with a message naming the holder', async () => {
+    const dir = tempDir();
+    const holder = await openDatabase({ dir });
+    try {
+      const started = Date.now();
+      const { finished } = runScript(`
+        import { openDatabase } from ${JSON.stringify(CLIENT_URL)};
+        await openDatabase({ dir: ${JSON.stringify(dir)} });
+        console.log('opened');
+      `);
+      const result = await finished;
+
+      expect(result.code).not.toBe(0);
+      expect(result.stdout).not.toContain('opened');
+      expect(result.stderr).toContain('DatabaseLockedError');
+      expect(result.stderr).toContain(`is in use by process ${process.pid}`);
+      // "At once": no waiting for the lock, only the time Node needs to start and load modules.
+      expect(Date.now() - started).toBeLessThan(15_000);
+      // The holder is unharmed.
+      await expect(holder.ping()).resolves.toBeUndefined();
+    } finally {
+      await holder.close();
+    }
+  }, 60_000);
+
+  test('keeps every acknowledged row after the writer is killed with SIGKILL', async () => {
+    const dir = tempDir();
+    const { child, finished } = runScript(`
+      import { openDatabase } from ${JSON.stringify(CLIENT_URL)};
+      import { keywords } from ${JSON.stringify(SCHEMA_URL)};
+      const database = await openDatabase({ dir: ${JSON.stringify(dir)} });
+      for (let i = 0; i < 100000; i++) {
+        const [row] = await database.db.insert(keywords).values({ word: 'w' + i }).returning({ id: keywords.id });
+        // Writes to a pipe are synchronous on Linux, so a printed id was committed before.
+        process.stdout.write(row.id + '\\n');
+      }
+      console.log('done');
+    `);
+
+    const acknowledged: number[] = [];
+    await new Promise<void>((resolve, reject) => {
+      let buffer = '';
+      const onData = (chunk: string) => {
+        buffer += chunk;
+        const lines = buffer.split('\n');
+        buffer = lines.pop() ?? '';
+        for (const line of lines) if (/^\d+$/.test(line)) acknowledged.push(Number(line));
+        if (acknowledged.length >= 40) {
+          child.stdout?.off('data', onData);
+          // Kill at an arbitrary moment, most likely in the middle of the next insert.
+          setTimeout(
+            () => {
+              child.kill('SIGKILL');
+              resolve();
+            },
+            Math.floor(Math.random() * 15),
+          );
+        }
+      };
+      child.stdout?.on('data', onData);
+      finished.then((result) => reject(new Error(`writer exited before it was killed:\n${result.stderr}`)), reject);
+    });
+    const result = await finished;
+    expect(result.signal).toBe('SIGKILL');
+    expect(result.stdout).not.toContain('done');
+
+    // The dead writer's lock file is still there; opening must take it over.
+    expect(fs.existsSync(`${dir}.lock`)).toBe(true);
+    const reopened = await openDatabase({ dir });
+    try {
+      const rows = await reopened.db.select({ id: keywords.id }).from(keywords);
+      const stored = new Set(rows.map((row) => row.id));
+      expect(acknowledged.length).toBeGreaterThanOrEqual(40);
+      expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
+    } finally {
+      await reopened.close();
+    }
+  }, 60_000);
+});

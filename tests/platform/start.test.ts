@@ -1,0 +1,104 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+
+// These tests run `npm start`'s script as a user would, on a fresh data folder with the fixture fonts.
+// `npm test` builds first, so the server starts from the existing build.
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function startServer(extraEnv: Record<string, string>): Started {
+  const child = spawn(process.execPath, ['scripts/start.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      FONT_SEED: 'fixtures',
+      DATABASE_URL: '',
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => text, exited };
+}
+
+async function waitFor(started: Started, pattern: RegExp, timeoutMs = 240_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!pattern.test(started.output())) {
+    if (started.child.exitCode !== null) throw new Error(`server exited early:\n${started.output()}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}:\n${started.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'font-alliance-start-'));
+const running: Started[] = [];
+afterAll(() => {
+  for (const started of running) started.child.kill('SIGKILL');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('npm start', () => {
+  test('stops at once with a message naming a bad variable', async () => {
+    const started = startServer({ PORT: 'eighty', DATA_DIR: dataDir });
+    expect(await started.exited).toBe(1);
+    expect(started.output()).toMatch(/Invalid configuration:\n {2}PORT: /);
+  });
+
+  test('migrates, seeds and serves, refuses a second process, and closes cleanly on SIGTERM', async () => {
+    const port = await freePort();
+    const first = startServer({ PORT: String(port), DATA_DIR: dataDir });
+    running.push(first);
+    await waitFor(first, new RegExp(`造字联盟官网 is ready at http://localhost:${port}\\n`));
+
+    const home = await fetch(`http://localhost:${port}/`);
+    expect(home.status).toBe(200);
+    const list = (await (await fetch(`http://localhost:${port}/web/api/fontOverride/getFontList`)).json()) as {
+      data: { total: number };
+    };
+    expect(list.data.total).toBeGreaterThan(0);
+    expect(fs.existsSync(path.join(dataDir, 'db.lock'))).toBe(true);
+
+    const second = startServer({ PORT: String(await freePort()), DATA_DIR: dataDir });
+    running.push(second);
+    const startedAt = Date.now();
+    expect(await second.exited).toBe(1);
+    expect(Date.now() - startedAt).toBeLessThan(15_000);
+    expect(second.output()).toContain(`is in use by process ${first.child.pid}`);
+
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(fs.existsSync(path.join(dataDir, 'db.lock'))).toBe(false);
+
+    // The data survives: a restart on the same folder finds the seeded fonts without seeding again.
+    const third = startServer({ PORT: String(port), DATA_DIR: dataDir });
+    running.push(third);
+    await waitFor(third, /is ready at/);
+    const again = (await (await fetch(`http://localhost:${port}/web/api/fontOverride/getFontList`)).json()) as {
+      data: { total: number };
+    };
+    expect(again.data.total).toBe(list.data.total);
+    third.child.kill('SIGTERM');
+    expect(await third.exited).toBe(0);
+  }, 300_000);
+});

@@ -1,0 +1,35 @@
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { EnvError, parseEnv } from '../../src/server/env.ts';
+
+describe('parseEnv', () => {
+  test('needs no variables at all: every default is an embedded setup', () => {
+    const config = parseEnv({});
+    expect(config.PORT).toBe(4321);
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.dataDir).toBe(path.resolve('data'));
+    expect(config.SITE_TITLE).toBe('造字联盟官网');
+  });
+
+  test.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['SITE_URL', 'not a url'],
+    ['DATABASE_URL', 'mysql://localhost/db'],
+    ['LOG_LEVEL', 'loud'],
+    ['FONT_SEED', 'everything'],
+  ])('rejects %s=%s with a message that names the variable', (name, value) => {
+    expect(() => parseEnv({ [name]: value })).toThrow(EnvError);
+    expect(() => parseEnv({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));
+  });
+
+  test('treats an empty DATABASE_URL as unset, so .env.example works as it is', () => {
+    expect(parseEnv({ DATABASE_URL: '' }).DATABASE_URL).toBeUndefined();
+  });
+
+  test('takes the npm registry npm itself uses when NPM_REGISTRY is not set', () => {
+    expect(parseEnv({ npm_config_registry: 'https://registry.example.com/' }).NPM_REGISTRY).toBe(
+      'https://registry.example.com/',
+    );
+  });
+});
