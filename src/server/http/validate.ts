@@ -6,27 +6,38 @@ import { badRequest } from './envelope.ts';
 // Messages go to users, so zod speaks Chinese here (and only here: logs stay English).
 const zhCN = z.locales.zhCN().localeError;
 
+function labelOf(schema: unknown): string | undefined {
+  return schema ? (z.globalRegistry.get(schema as ZodType)?.['label'] as string | undefined) : undefined;
+}
+
 /**
  * Names a field for the user: schemas give fields a Chinese label with `.meta({ label })`,
- * otherwise the parameter name itself is shown.
+ * otherwise the parameter name itself is shown. Array items are counted from 1, e.g.
+ * "第 2 项的预览文字（text）".
  */
 function fieldLabel(schema: ZodType, path: PropertyKey[]): string {
   let node: unknown = schema;
+  const items: string[] = [];
+  let name = '';
   for (const key of path) {
-    const shape = (node as { shape?: Record<PropertyKey, unknown> }).shape;
-    node = shape?.[key];
-    if (!node) break;
+    if (typeof key === 'number') {
+      items.push(`第 ${key + 1} 项`);
+      node = (node as { element?: unknown } | undefined)?.element;
+    } else {
+      name = String(key);
+      node = (node as { shape?: Record<PropertyKey, unknown> } | undefined)?.shape?.[key];
+    }
   }
-  const label = node ? (z.globalRegistry.get(node as ZodType)?.['label'] as string | undefined) : undefined;
-  const name = path.map(String).join('.');
-  return label ? `${label}（${name}）` : name;
+  const label = labelOf(node);
+  const field = name ? (label ? `${label}（${name}）` : name) : (label ?? '');
+  return [items.join('中'), field].filter(Boolean).join('的');
 }
 
 /** Turns a failed parse into one Chinese sentence that names the field, e.g. "页码（current）：…". */
 export function describeIssues(schema: ZodType, error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return '请求参数不正确';
-  const label = issue.path.length > 0 ? fieldLabel(schema, issue.path) : '请求参数';
+  const label = issue.path.length > 0 ? fieldLabel(schema, issue.path) : (labelOf(schema) ?? '请求参数');
   return `${label}：${issue.message}`;
 }
 

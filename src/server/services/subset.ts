@@ -41,6 +41,12 @@ const results = new Map<string, SubsetResult>();
 const MAX_RESULTS = 20_000;
 const inFlight = new Map<string, Promise<SubsetResult>>();
 let pool: SubsetPool | undefined;
+const stats = { subsetted: 0, memoryHits: 0, storageHits: 0 };
+
+/** Counters since start: fonts subsetted, answers from memory, answers from storage. */
+export function subsetStats(): Readonly<typeof stats> {
+  return { ...stats };
+}
 
 function subsetPool(): SubsetPool {
   pool ??= new SubsetPool(env().SUBSET_WORKERS);
@@ -115,21 +121,28 @@ async function subsetOne(file: FontFile, codePoints: number[]): Promise<SubsetRe
   const store = storage();
 
   const remembered = results.get(key);
-  if (remembered) return { ...remembered, gno: file.gno };
+  if (remembered) {
+    stats.memoryHits++;
+    return { ...remembered, gno: file.gno };
+  }
   const running = inFlight.get(key);
   if (running) return { ...(await running), gno: file.gno };
 
   const work = (async () => {
-    if (!(await store.stat(`${key}.woff2`))) {
+    if (await store.stat(`${key}.woff2`)) {
+      stats.storageHits++;
+    } else {
+      stats.subsetted++;
       const output = await subsetPool().run({
         fontId: file.sha256,
         key: file.fileKey,
         codePoints,
         quality: PREVIEW_QUALITY,
       });
-      // The TTF lands first: whoever sees the WOFF2 can rely on both.
-      await store.put(`${key}.ttf`, output.ttf);
-      await store.put(`${key}.woff2`, output.woff2);
+      // The TTF lands first: whoever sees the WOFF2 can rely on both. Subsets can be made again,
+      // so they skip the flush to disk that source files get.
+      await store.put(`${key}.ttf`, output.ttf, { durable: false });
+      await store.put(`${key}.woff2`, output.woff2, { durable: false });
     }
     const made = result();
     if (results.size >= MAX_RESULTS) results.delete(results.keys().next().value as string);

@@ -54,24 +54,24 @@ export class LocalStorage implements Storage {
     return file;
   }
 
-  async put(key: string, body: StorageBody): Promise<StorageStat> {
+  async put(key: string, body: StorageBody, { durable = true }: PutOptions = {}): Promise<StorageStat> {
     const target = this.#file(key);
     await fsp.mkdir(path.dirname(target), { recursive: true });
     await fsp.mkdir(this.#tmpDir, { recursive: true });
     const temp = path.join(this.#tmpDir, `${randomUUID()}.part`);
     try {
       if (body instanceof Uint8Array) {
-        await fsp.writeFile(temp, body, { flag: 'wx', flush: true });
+        await fsp.writeFile(temp, body, { flag: 'wx', flush: durable });
       } else {
         const source = body instanceof ReadableStream ? Readable.fromWeb(body as never) : body;
-        await pipeline(source, fs.createWriteStream(temp, { flags: 'wx', flush: true }));
+        await pipeline(source, fs.createWriteStream(temp, { flags: 'wx', flush: durable }));
       }
       await fsp.rename(temp, target);
     } catch (error) {
       await fsp.rm(temp, { force: true });
       throw error;
     }
-    await syncDirectory(path.dirname(target));
+    if (durable) await syncDirectory(path.dirname(target));
     const stat = await fsp.stat(target);
     return { size: stat.size, mtime: stat.mtime };
   }

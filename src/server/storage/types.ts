@@ -9,6 +9,12 @@ export interface StorageStat {
   mtime: Date;
 }
 
+/** How an object is stored. */
+export interface PutOptions {
+  /** Flush to disk before answering (default true). */
+  durable?: boolean;
+}
+
 /** A stored object opened for reading. */
 export interface StorageObject extends StorageStat {
   body: Readable;
@@ -20,8 +26,11 @@ export interface StorageObject extends StorageStat {
  * and another driver (S3) can take its place without callers changing.
  */
 export interface Storage {
-  /** Stores an object atomically: readers see the old object or the whole new one, never a part. */
-  put(key: string, body: StorageBody): Promise<StorageStat>;
+  /**
+   * Stores an object atomically: readers see the old object or the whole new one, never a part.
+   * `durable: false` skips flushing to disk, for derived files that can be made again (subsets).
+   */
+  put(key: string, body: StorageBody, options?: PutOptions): Promise<StorageStat>;
   /** Opens an object for reading, or answers undefined when there is none. */
   get(key: string): Promise<StorageObject | undefined>;
   /** Size and time of an object, or undefined when there is none. */

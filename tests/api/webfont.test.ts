@@ -1,0 +1,160 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createApp } from '../../src/server/app.ts';
+import { closeDatabase, useDatabase } from '../../src/server/db/client.ts';
+import { seedFonts } from '../../src/server/db/seed/fonts.ts';
+import { resetEnv } from '../../src/server/env.ts';
+import { closeSubsetPool, subsetStats } from '../../src/server/services/subset.ts';
+import { openTestDatabase } from '../helpers/database.ts';
+import { cmapByFontTools, featuresByFontTools, outlineByFontTools, passesOts } from '../helpers/font-oracle.ts';
+
+const NOTO = 'tests/fixtures/fonts/noto-sans-sc/NotoSansSC_400Regular.ttf';
+const TEXT = '永和九年，岁在癸丑。Font 字体';
+
+let app: Hono;
+let dataDir: string;
+let savedEnv: NodeJS.ProcessEnv;
+
+interface Item {
+  gno: string;
+  familyName: string;
+  woffPath: string;
+  ttfPath: string;
+}
+
+async function subset(body: unknown): Promise<{ status: number; code: string; message: string; data: Item[] }> {
+  const res = await app.request('/webfont/http', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, ...((await res.json()) as { code: string; message: string; data: Item[] }) };
+}
+
+async function download(url: string): Promise<Uint8Array> {
+  const res = await app.request(url);
+  expect(res.status).toBe(200);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+beforeAll(async () => {
+  savedEnv = { ...process.env };
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'font-alliance-webfont-'));
+  process.env['DATA_DIR'] = dataDir;
+  process.env['SUBSET_WORKERS'] = '2';
+  resetEnv();
+  useDatabase(await openTestDatabase());
+  expect((await seedFonts({ source: 'fixtures' })).failed).toEqual([]);
+  app = createApp();
+});
+
+afterAll(async () => {
+  await closeSubsetPool();
+  await closeDatabase();
+  process.env = savedEnv;
+  resetEnv();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('POST /webfont/http', () => {
+  test('answers SPEC’s shape: gno, familyName, woffPath and ttfPath for each item', async () => {
+    const answer = await subset([{ gno: 'noto-sans-sc-400', text: TEXT }]);
+    expect(answer.code).toBe('200');
+    expect(answer.data).toEqual([
+      {
+        gno: 'noto-sans-sc-400',
+        familyName: '思源黑体（简体）',
+        woffPath: expect.stringMatching(/^\/files\/subsets\/.+\.woff2$/),
+        ttfPath: expect.stringMatching(/^\/files\/subsets\/.+\.ttf$/),
+      },
+    ]);
+  });
+
+  test('keeps exactly the requested characters that the font has, in both formats', async () => {
+    const original = new Uint8Array(fs.readFileSync(NOTO));
+    const inFont = new Set(cmapByFontTools(original));
+    const wanted = [...new Set([...TEXT].map((ch) => ch.codePointAt(0) ?? 0))].filter((cp) => inFont.has(cp));
+    const [item] = (await subset([{ gno: 'noto-sans-sc-400', text: TEXT }])).data;
+    if (!item) throw new Error('no item');
+    for (const url of [item.ttfPath, item.woffPath]) {
+      expect(cmapByFontTools(await download(url))).toEqual(wanted.sort((a, b) => a - b));
+    }
+  });
+
+  test('produces fonts that pass ots-sanitize and keep the outlines of kept characters', async () => {
+    const [item] = (await subset([{ gno: 'noto-sans-sc-400', text: TEXT }])).data;
+    if (!item) throw new Error('no item');
+    const ttf = await download(item.ttfPath);
+    const woff2 = await download(item.woffPath);
+    expect(passesOts(ttf)).toBe(true);
+    expect(passesOts(woff2)).toBe(true);
+    const original = new Uint8Array(fs.readFileSync(NOTO));
+    for (const ch of ['永', '癸', 'F']) {
+      expect(outlineByFontTools(woff2, ch)).toEqual(outlineByFontTools(original, ch));
+    }
+  });
+
+  test('keeps the layout features the font has, so CJK punctuation spacing still works', async () => {
+    const original = featuresByFontTools(new Uint8Array(fs.readFileSync(NOTO)));
+    const [item] = (await subset([{ gno: 'noto-sans-sc-400', text: '，。「」（）永' }])).data;
+    if (!item) throw new Error('no item');
+    const kept = featuresByFontTools(await download(item.ttfPath));
+    for (const feature of ['halt', 'vert', 'palt']) {
+      if (original['GPOS']?.includes(feature)) expect(kept['GPOS']).toContain(feature);
+      if (original['GSUB']?.includes(feature)) expect(kept['GSUB']).toContain(feature);
+    }
+  });
+
+  test('names a family by its gno and answers with its regular weight', async () => {
+    const [family] = (await subset([{ gno: 'noto-sans-sc', text: '永' }])).data;
+    const [regular] = (await subset([{ gno: 'noto-sans-sc-400', text: '永' }])).data;
+    expect(family?.woffPath).toBe(regular?.woffPath);
+    expect(family?.gno).toBe('noto-sans-sc');
+  });
+
+  test('answers a repeated request from its cache without subsetting again', async () => {
+    const text = '天地玄黄宇宙洪荒';
+    const first = await subset([{ gno: 'zcool-kuaile', text }]);
+    const before = subsetStats().subsetted;
+    const again = await subset([{ gno: 'zcool-kuaile', text: '荒洪宙宇黄玄地天天天' }]);
+    expect(again.data).toEqual(first.data);
+    expect(subsetStats().subsetted).toBe(before);
+  });
+
+  test('collapses identical concurrent requests into one subsetting', async () => {
+    const before = subsetStats().subsetted;
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => subset([{ gno: 'ma-shan-zheng', text: '暮春之初' }])),
+    );
+    expect(new Set(answers.map((answer) => answer.data[0]?.woffPath)).size).toBe(1);
+    expect(subsetStats().subsetted - before).toBe(1);
+  });
+
+  test.each([
+    ['no fonts', [], '请至少选择一款字体'],
+    ['61 fonts', Array.from({ length: 61 }, () => ({ gno: 'zcool-kuaile', text: '字' })), '一次最多预览 60 款字体'],
+    ['empty text', [{ gno: 'zcool-kuaile', text: '' }], '预览文字不能为空'],
+    ['control characters only', [{ gno: 'zcool-kuaile', text: '\u0001\u0002' }], '预览文字不能为空'],
+    ['an unknown font', [{ gno: 'no-such-font', text: '字' }], '字体不存在：no-such-font'],
+    ['an object instead of a list', { gno: 'zcool-kuaile', text: '字' }, '字体列表：'],
+    [
+      'an item without text',
+      [{ gno: 'zcool-kuaile', text: '字' }, { gno: 'zcool-kuaile' }],
+      '第 2 项的预览文字（text）：',
+    ],
+  ])('rejects %s with 400 and says why', async (_case, body, message) => {
+    const answer = await subset(body);
+    expect(answer.status).toBe(400);
+    expect(answer.message.startsWith(message)).toBe(true);
+  });
+
+  test('rejects more than 1000 different characters and points to the web-font service', async () => {
+    const text = Array.from({ length: 1001 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join('');
+    const answer = await subset([{ gno: 'noto-sans-sc', text }]);
+    expect(answer.status).toBe(400);
+    expect(answer.message).toContain('最多 1000 个不同的字符');
+  });
+});
