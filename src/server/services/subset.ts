@@ -3,6 +3,7 @@ import { and, eq, inArray, or } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { fontFamilies, fonts } from '../db/schema/index.ts';
 import { env } from '../env.ts';
+import { pickDefaultFace } from '../fonts/faces.ts';
 import { SubsetPool } from '../fonts/subset-pool.ts';
 import { badRequest } from '../http/envelope.ts';
 import { storage } from '../storage/index.ts';
@@ -98,9 +99,7 @@ async function resolveFonts(gnos: string[]): Promise<Map<string, FontFile>> {
   }
   for (const gno of missing) {
     if (found.has(gno)) continue;
-    const children = rows.filter((row) => row.familyGno === gno && !row.italic);
-    children.sort((a, b) => Math.abs(a.weight - 400) - Math.abs(b.weight - 400));
-    const regular = children[0];
+    const regular = pickDefaultFace(rows.filter((row) => row.familyGno === gno));
     if (regular) {
       found.set(gno, { gno, familyName: regular.familyName, fileKey: regular.fileKey, sha256: regular.sha256 });
     }
