@@ -210,12 +210,12 @@ export const FONT_CATALOGUE: readonly CatalogueEntry[] = [
   },
   {
     gno: 'liu-jian-mao-cao',
-    nameZh: '流江毛草',
+    nameZh: '刘建毛草',
     category: '书法',
     script: '简体',
     license: 'OFL-1.1',
-    foundry: '钟齐',
-    description: '钟齐字库发布的开源毛笔草书字体，笔意连绵奔放；草书辨识度较低，适合短标题与装饰文字，不宜用于正文。',
+    foundry: '刘建',
+    description: '书法家刘建书写的毛笔草书字体，以开源协议发布，笔意连绵奔放；草书辨识度较低，适合短标题与装饰文字，不宜用于正文。',
     source: expo(
       'liu-jian-mao-cao',
       '0.2.3',
