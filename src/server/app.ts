@@ -6,6 +6,7 @@ import { log } from './log.ts';
 import { fileRoutes } from './routes/files.ts';
 import { fontRoutes } from './routes/fonts.ts';
 import { healthRoutes } from './routes/health.ts';
+import { siteRoutes } from './routes/site.ts';
 import { webfontRoutes } from './routes/webfont.ts';
 
 /** The URL prefixes the API answers; each is mounted into Astro by one catch-all endpoint. */
@@ -36,6 +37,7 @@ export function createApp(): Hono {
 
   app.route('/', healthRoutes());
   app.route('/web/api', fontRoutes());
+  app.route('/web/api', siteRoutes());
   app.route('/webfont', webfontRoutes());
   app.route('/files', fileRoutes());
 

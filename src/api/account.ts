@@ -1,0 +1,63 @@
+import { get, post, put } from './http.ts';
+import { type FormValue, postForm, type UploadInput, uploadFile } from './upload.ts';
+
+const BASE = '/web/api/account';
+
+/** The signed-in user as `user-info` returns it; the accounts issue fills in the fields. */
+export interface UserInfo {
+  id: number | string;
+  nickname?: string;
+  avatar?: string | null;
+  mobile?: string | null;
+  email?: string | null;
+  [key: string]: unknown;
+}
+
+/** A successful login: the token and its cookie lifetime in seconds (SPEC §3). */
+export interface LoginResult {
+  token: string;
+  expired: number;
+}
+
+/** The signed-in user's profile. */
+export const getUserInfo = () => get<UserInfo>(`${BASE}/user-info`);
+
+/** Sends a one-time code by SMS or e-mail. */
+export const sendCode = (body: Record<string, unknown>) => post<null>(`${BASE}/sendCode`, body);
+
+/** Logs in with an account (mobile or e-mail) and password. */
+export const login = (body: Record<string, unknown>) => post<LoginResult>('/web/api/login', body);
+
+/** Logs in with a mobile number and an SMS code. */
+export const smsLogin = (body: Record<string, unknown>) => post<LoginResult>('/web/api/sms-login', body);
+
+/** Registers with a mobile number. */
+export const registerByPhone = (body: Record<string, unknown>) => post<LoginResult>(`${BASE}/register/phone`, body);
+
+/** Registers with an e-mail address. */
+export const registerByEmail = (body: Record<string, unknown>) => post<LoginResult>(`${BASE}/register/email`, body);
+
+/** Ends the session on the server. Quiet: a failure is only logged by the caller (SPEC §8). */
+export const logout = () => post<null>('/web/api/logout', undefined, { quiet: true });
+
+/** Sets a new password with a verified reset code. */
+export const resetPassword = (body: Record<string, unknown>) => put<null>(`${BASE}/rest-pwd`, body);
+
+/** Checks a password-reset code before the new password is asked for. */
+export const verifyResetCode = (body: Record<string, unknown>) => post<null>(`${BASE}/rest-code-verify`, body);
+
+/** Binds a mobile number, e-mail or WeChat to the account. */
+export const bindAccount = (body: Record<string, unknown>) => put<null>(`${BASE}/bind-account`, body);
+
+/** Unbinds a mobile number, e-mail or WeChat. */
+export const unbindAccount = (body: Record<string, unknown>) => put<null>(`${BASE}/unbind-account`, body);
+
+/** Changes the password. */
+export const updatePassword = (body: Record<string, unknown>) => put<null>(`${BASE}/update-account-pwd`, body);
+
+/** Updates profile fields as a multipart form. */
+export const updateAccountInfo = (data: Record<string, FormValue>) =>
+  postForm<UserInfo>(`${BASE}/update-account-info`, data);
+
+/** Uploads a new avatar with the profile fields. */
+export const uploadAccountInfo = (input: UploadInput) => uploadFile<UserInfo>(`${BASE}/update-account-info`, input);

@@ -1,0 +1,47 @@
+import { atom } from 'nanostores';
+import type { FontDict, FontDicts } from '../api/fonts.ts';
+
+/** How the font library lists families. */
+export type ListLayout = 'Table' | 'Grid';
+
+/** The sample line the library draws in each font until the visitor types their own. */
+export const DEFAULT_SAMPLE_TEXT = '永和九年，岁在癸丑，暮春之初';
+
+/** The library's layout; SPEC §9 default `Table`. */
+export const $listLayout = atom<ListLayout>('Table');
+/** The font dictionary, grouped by key; empty until loaded. */
+export const $fontDicts = atom<FontDicts>({});
+/** The sample text of the previews. */
+export const $sampleText = atom(DEFAULT_SAMPLE_TEXT);
+
+let dictRequest: Promise<FontDicts> | undefined;
+
+/** Loads the font dictionary once; later calls (even concurrent ones) reuse the same answer. */
+export function loadFontDicts(): Promise<FontDicts> {
+  dictRequest ??= import('../api/fonts.ts')
+    .then(({ getFontDicts }) => getFontDicts())
+    .then((dicts) => {
+      $fontDicts.set(dicts ?? {});
+      return $fontDicts.get();
+    })
+    .catch((error: unknown) => {
+      dictRequest = undefined; // let the next caller try again
+      throw error;
+    });
+  return dictRequest;
+}
+
+/** The entry of group `key` with this `dictNumber`, compared as text (SPEC §3). */
+export function findDict(dicts: FontDicts, key: string, dictNumber: string | number): FontDict | undefined {
+  return dicts[key]?.find((entry) => String(entry.dictNumber) === String(dictNumber));
+}
+
+/** Chooses the library layout. */
+export function setListLayout(layout: ListLayout): void {
+  $listLayout.set(layout);
+}
+
+/** Sets the preview text; an empty text goes back to the default line. */
+export function setSampleText(text: string): void {
+  $sampleText.set(text.trim() ? text : DEFAULT_SAMPLE_TEXT);
+}

@@ -1,0 +1,29 @@
+import { atom } from 'nanostores';
+
+/** How many API requests are in flight; the top loading bar follows it. */
+export const $pendingRequests = atom(0);
+
+/** Whether the browser reports a network connection. */
+export const $online = atom(true);
+
+/** Counts a request as started. */
+export function beginRequest(): void {
+  $pendingRequests.set($pendingRequests.get() + 1);
+}
+
+/** Counts a request as finished, whatever its outcome. */
+export function endRequest(): void {
+  $pendingRequests.set(Math.max(0, $pendingRequests.get() - 1));
+}
+
+/** Follows the browser's online and offline events; returns a function that stops listening. */
+export function trackOnlineStatus(target: Window): () => void {
+  $online.set(target.navigator.onLine);
+  const update = () => $online.set(target.navigator.onLine);
+  target.addEventListener('online', update);
+  target.addEventListener('offline', update);
+  return () => {
+    target.removeEventListener('online', update);
+    target.removeEventListener('offline', update);
+  };
+}

@@ -1,0 +1,138 @@
+import { expect, type Page, test } from '@playwright/test';
+
+/** Waits until the island with this component has hydrated (Astro drops its `ssr` attribute then). */
+async function hydrated(page: Page, component: string): Promise<void> {
+  await expect(page.locator(`astro-island[component-url*="${component}"]`).first()).not.toHaveAttribute('ssr', /.*/);
+}
+
+test.describe('the theme', () => {
+  test('stays dark across reloads and pages once chosen', async ({ page }) => {
+    await page.goto('/');
+    const html = page.locator('html');
+    await expect(html).not.toHaveAttribute('theme', 'dark');
+    await hydrated(page, 'ThemeSwitch');
+    await page.getByRole('button', { name: '深色主题' }).click();
+    await expect(html).toHaveAttribute('theme', 'dark');
+
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    // Set by the inline head script, before any island hydrates.
+    expect(await page.evaluate(() => document.documentElement.getAttribute('theme'))).toBe('dark');
+    await page.goto('/help');
+    await expect(html).toHaveAttribute('theme', 'dark');
+    await hydrated(page, 'ThemeSwitch');
+    await expect(page.getByRole('button', { name: '深色主题' })).toHaveAttribute('aria-pressed', 'true');
+
+    await page.getByRole('button', { name: '深色主题' }).click();
+    await page.reload();
+    await expect(html).not.toHaveAttribute('theme', 'dark');
+  });
+
+  test('follows the system preference until the visitor chooses', async ({ browser }) => {
+    const context = await browser.newContext({ colorScheme: 'dark' });
+    const page = await context.newPage();
+    await page.goto('/help');
+    await expect(page.locator('html')).toHaveAttribute('theme', 'dark');
+    await context.close();
+  });
+});
+
+test.describe('toasts and the network notice', () => {
+  test('going offline shows a notice; coming back shows a toast that Escape closes', async ({ page, context }) => {
+    await page.goto('/help');
+    await page.waitForLoadState('networkidle');
+    await context.setOffline(true);
+    await expect(page.getByText('网络连接已断开')).toBeVisible();
+    await context.setOffline(false);
+    await expect(page.getByText('网络连接已断开')).toBeHidden();
+    const toast = page.getByRole('status').filter({ hasText: '网络已恢复连接' });
+    await expect(toast).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(toast).toBeHidden();
+  });
+
+  test('a toast has a close button and leaves by itself after 3 s', async ({ page, context }) => {
+    await page.goto('/help');
+    await page.waitForLoadState('networkidle');
+    await context.setOffline(true);
+    await context.setOffline(false);
+    const toast = page.getByRole('status').filter({ hasText: '网络已恢复连接' });
+    await expect(toast).toBeVisible();
+    await toast.getByRole('button', { name: '关闭提示' }).click();
+    await expect(toast).toBeHidden();
+
+    await context.setOffline(true);
+    await context.setOffline(false);
+    await expect(toast).toBeVisible();
+    await expect(toast).toBeHidden({ timeout: 4500 });
+  });
+});
+
+test.describe('the header', () => {
+  test('marks the current section and lists the five tools', async ({ page }) => {
+    await page.goto('/news');
+    const nav = page.getByRole('navigation', { name: '主导航' });
+    await expect(nav.getByRole('link', { name: '资讯' })).toHaveAttribute('aria-current', 'page');
+    const tools = nav.getByRole('list', { name: '工具列表' });
+    await expect(tools).toBeHidden();
+    await nav.getByRole('link', { name: '工具' }).hover();
+    await expect(tools).toBeVisible();
+    for (const tool of ['字体格式转换', '网页字体子集', '像素字体制作', '词云图生成', '字体识别']) {
+      await expect(tools.getByRole('link', { name: new RegExp(tool) })).toBeVisible();
+    }
+    await page.mouse.move(0, 600);
+    await expect(tools).toBeHidden();
+  });
+
+  test('the search box asks /search with the words', async ({ page }) => {
+    await page.goto('/help');
+    await page.getByRole('searchbox', { name: '搜索字体和文章' }).fill('楷体');
+    await page.getByRole('searchbox', { name: '搜索字体和文章' }).press('Enter');
+    await expect(page).toHaveURL(/\/search\?q=%E6%A5%B7%E4%BD%93$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('搜索“楷体”');
+  });
+
+  test('on a phone the menu is a drawer that keeps focus and closes on Escape', async ({ browser }) => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 780 } });
+    const page = await context.newPage();
+    await page.goto('/help');
+    await hydrated(page, 'MobileNav');
+    const toggle = page.getByRole('button', { name: '打开导航菜单' });
+    await toggle.click();
+    const drawer = page.getByRole('dialog', { name: '导航菜单' });
+    await expect(drawer).toBeVisible();
+    for (let i = 0; i < 30; i++) {
+      await page.keyboard.press(i % 7 === 6 ? 'Shift+Tab' : 'Tab');
+      const inside = await page.evaluate(() => Boolean(document.activeElement?.closest('dialog[open]')));
+      expect(inside).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await expect(drawer).toBeHidden();
+    await expect(toggle).toBeFocused();
+    await context.close();
+  });
+});
+
+test.describe('the service worker', () => {
+  test('registers at the root with root scope and serves the offline page', async ({ page, context, baseURL }) => {
+    await page.goto('/');
+    const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+    expect(scope).toBe(new URL('/', baseURL).href);
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+
+    await context.setOffline(true);
+    await page.goto('/news').catch(() => undefined);
+    await expect(page.getByRole('heading', { level: 1, name: '网络未连接' })).toBeVisible();
+    await context.setOffline(false);
+  });
+
+  test('ships a manifest with the site name and icons', async ({ request }) => {
+    const response = await request.get('/manifest.webmanifest');
+    expect(response.ok()).toBe(true);
+    const manifest = await response.json();
+    expect(manifest).toMatchObject({ name: '造字联盟官网', short_name: '造字联盟', scope: '/', start_url: '/' });
+    for (const icon of manifest.icons as { src: string }[]) {
+      expect((await request.get(icon.src)).ok()).toBe(true);
+    }
+  });
+});

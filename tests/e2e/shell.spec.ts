@@ -1,0 +1,158 @@
+import { expect, test } from '@playwright/test';
+
+test.describe('unknown and malformed addresses', () => {
+  test('answer 404 with the not-found page and a way home', async ({ page }) => {
+    const response = await page.goto('/no/such/page');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('This page could not be found');
+    await expect(page.getByText('页面不存在', { exact: true })).toBeVisible();
+    await expect(page.getByRole('link', { name: '返回首页' })).toHaveAttribute('href', '/');
+  });
+
+  test('a detail route with a malformed id is a 404 too', async ({ page }) => {
+    const response = await page.goto('/news/not-a-number');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('This page could not be found');
+  });
+});
+
+test.describe('the .html suffix', () => {
+  for (const path of ['/help', '/news', '/agreement/font', '/font/noto-sans-sc', '/']) {
+    test(`${path === '/' ? '/index' : path}.html shows the same page as ${path}`, async ({ page }) => {
+      const plain = await page.goto(path);
+      expect(plain?.status()).toBe(200);
+      const heading = await page.getByRole('heading', { level: 1 }).textContent();
+      const canonical = await page.locator('link[rel="canonical"]').getAttribute('href');
+
+      const suffixed = await page.goto(`${path === '/' ? '/index' : path}.html`);
+      expect(suffixed?.status()).toBe(200);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading ?? '');
+      await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', canonical ?? '');
+      expect(new URL(canonical ?? '').pathname).toBe(path);
+    });
+  }
+
+  test('never leads off the site', async ({ request, baseURL }) => {
+    const response = await request.get(`${baseURL}//evil.example.html`, { maxRedirects: 0 });
+    expect(response.status()).toBe(404);
+    expect(response.headers()['location']).toBeUndefined();
+  });
+});
+
+test.describe('the /user guard', () => {
+  test('sends a visitor home with the redirect and the login dialog open', async ({ page }) => {
+    const response = await page.goto('/user/overview?tab=fonts');
+    expect(response?.status()).toBe(200);
+    const url = new URL(page.url());
+    expect(url.pathname).toBe('/');
+    expect(url.searchParams.get('redirect')).toBe('/user/overview?tab=fonts');
+    await expect(page.getByRole('dialog', { name: '登录' })).toBeVisible();
+  });
+
+  test('the login dialog closes on Escape', async ({ page }) => {
+    await page.goto('/user/favorite');
+    const dialog = page.getByRole('dialog', { name: '登录' });
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+  });
+
+  test('guards links in the browser without requesting the private page', async ({ page }) => {
+    await page.goto('/tougao');
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    await page.getByRole('navigation', { name: '投稿步骤' }).getByRole('link', { name: '提交作品' }).click();
+    await expect(page).toHaveURL(/\/\?redirect=%2Fuser%2Fsubmit$/);
+    await expect(page.getByRole('dialog', { name: '登录' })).toBeVisible();
+    expect(requested).not.toContain('/user/submit');
+  });
+
+  test('with a token the visitor lands on the requested path', async ({ page, context, baseURL }) => {
+    await context.addCookies([{ name: 'token', value: 'e2e-token', url: baseURL ?? '' }]);
+    const direct = await page.goto('/user/overview');
+    expect(direct?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1, name: '账户概览' })).toBeVisible();
+
+    await page.goto('/?redirect=%2Fuser%2Fmessage');
+    await expect(page).toHaveURL(/\/user\/message$/);
+    await expect(page.getByRole('heading', { level: 1, name: '消息通知' })).toBeVisible();
+  });
+
+  test('ignores a redirect that would leave the site', async ({ page, context, baseURL }) => {
+    await context.addCookies([{ name: 'token', value: 'e2e-token', url: baseURL ?? '' }]);
+    await page.goto('/?redirect=%2F%2Fevil.example%2Fuser');
+    await page.waitForLoadState('networkidle');
+    expect(new URL(page.url()).origin).toBe(new URL(baseURL ?? '').origin);
+    expect(new URL(page.url()).pathname).toBe('/');
+  });
+});
+
+test.describe('every SPEC route', () => {
+  const publicRoutes = [
+    '/',
+    '/Agent',
+    '/album',
+    '/album/1',
+    '/baike',
+    '/baike/1',
+    '/case',
+    '/contact',
+    '/font',
+    '/font/noto-sans-sc',
+    '/freetype',
+    '/heji',
+    '/heji/1',
+    '/help',
+    '/license',
+    '/news',
+    '/news/1',
+    '/tools',
+    '/tougao',
+    '/zixun',
+    '/zixun/1',
+    '/account/admission',
+    '/account/wechat',
+    '/agreement/font',
+    '/agreement/register',
+    '/tools/converter',
+    '/tools/pixel',
+    '/tools/unidentifiedBody',
+    '/tools/wordcloud',
+    '/tools/subset',
+    '/search',
+  ];
+  const userRoutes = [
+    '/user/compare',
+    '/user/contact',
+    '/user/download',
+    '/user/favorite',
+    '/user/message',
+    '/user/message/1',
+    '/user/overview',
+    '/user/profile',
+    '/user/signing',
+    '/user/submission',
+    '/user/submission/1',
+    '/user/submit',
+  ];
+
+  test('answers 200 with and without the .html suffix', async ({ request }) => {
+    for (const route of publicRoutes) {
+      for (const path of [route, route === '/' ? '/index.html' : `${route}.html`]) {
+        const response = await request.get(path, { maxRedirects: 0 });
+        expect(response.status(), path).toBe(200);
+        expect(await response.text(), path).toContain('<h1');
+      }
+    }
+  });
+
+  test('user centre pages answer 302 to a visitor and 200 with a token', async ({ request }) => {
+    for (const route of userRoutes) {
+      const blocked = await request.get(route, { maxRedirects: 0 });
+      expect(blocked.status(), route).toBe(302);
+      expect(blocked.headers()['location'], route).toBe(`/?redirect=${encodeURIComponent(route)}`);
+      const allowed = await request.get(`${route}.html`, { maxRedirects: 0, headers: { cookie: 'token=e2e' } });
+      expect(allowed.status(), route).toBe(200);
+    }
+  });
+});

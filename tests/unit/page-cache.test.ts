@@ -1,0 +1,161 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { contentChanged } from '../../src/server/content/changes.ts';
+import { pageCacheKey, REVALIDATE_MS, servePageFromCache } from '../../src/server/content/isr.ts';
+import { PageCache, pageCache } from '../../src/server/content/page-cache.ts';
+import { getArticle, listArticles } from '../../src/server/services/content-articles.ts';
+import { saveArticle, setArticleStatus } from '../../src/server/services/content-editor.ts';
+import { type ContentSuite, openContentSuite } from '../helpers/content.ts';
+
+let suite: ContentSuite;
+let renders = 0;
+
+/** Stands in for the Astro page: reads the article through the service and renders its title. */
+async function renderNewsPage(id: number): Promise<Response> {
+  renders++;
+  const article = await getArticle(id, ['news']);
+  if (!article) return new Response('not found', { status: 404, headers: { 'Content-Type': 'text/html' } });
+  return new Response(`<!doctype html><h1>${article.title}</h1>`, {
+    headers: { 'Content-Type': 'text/html; charset=utf-8' },
+  });
+}
+
+async function visit(pathAndQuery: string, headers: Record<string, string> = {}, render?: () => Promise<Response>) {
+  const url = new URL(pathAndQuery, 'http://localhost');
+  const id = Number(url.pathname.split('/').pop());
+  return servePageFromCache(url, new Request(url, { headers }), render ?? (() => renderNewsPage(id)));
+}
+
+let newsId: number;
+
+beforeAll(async () => {
+  suite = await openContentSuite();
+  const page = await listArticles({ kind: 'news', current: 1, size: 1 });
+  newsId = page.records[0]?.id ?? 0;
+}, 60_000);
+afterAll(async () => suite.close());
+beforeEach(async () => {
+  renders = 0;
+  await pageCache().purgeAll();
+});
+
+describe('pageCacheKey', () => {
+  test.each([
+    ['/news/12', '/news/12'],
+    ['/news/12.html', '/news/12'],
+    ['/baike?tag=3&current=2', '/baike?current=2&tag=3'],
+    ['/', '/'],
+    ['/sitemap.xml', '/sitemap.xml'],
+  ])('caches %s under %s', (input, key) => {
+    expect(pageCacheKey(new URL(input, 'http://x'))?.key).toBe(key);
+  });
+
+  test.each(['/user/profile', '/news/12?utm_source=x', '/font/abc', '/news/abc'])('does not cache %s', (input) => {
+    expect(pageCacheKey(new URL(input, 'http://x'))).toBeUndefined();
+  });
+});
+
+describe('servePageFromCache', () => {
+  test('renders once, then serves the cached copy with validators and compression', async () => {
+    const first = await visit(`/news/${newsId}`);
+    expect(first.headers.get('X-Page-Cache')).toBe('MISS');
+    const second = await visit(`/news/${newsId}`, { 'Accept-Encoding': 'gzip, br' });
+    expect(second.headers.get('X-Page-Cache')).toBe('HIT');
+    expect(second.headers.get('Content-Encoding')).toBe('br');
+    expect(second.headers.get('Cache-Control')).toContain('stale-while-revalidate');
+    expect(renders).toBe(1);
+    const etag = second.headers.get('ETag') ?? '';
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const revalidated = await visit(`/news/${newsId}`, { 'If-None-Match': etag });
+    expect(revalidated.status).toBe(304);
+    expect(await (await visit(`/news/${newsId}`)).text()).toContain('<h1>专访：一位字体设计师的十年</h1>');
+  });
+
+  test('shows an edit made through the service within 2 seconds', async () => {
+    await visit(`/news/${newsId}`);
+    const started = performance.now();
+    await saveArticle(newsId, {
+      kind: 'news',
+      title: '专访：字体设计师的十年（修订）',
+      summary: '从第一笔到第一款字库。',
+      body: '修订后的正文。',
+    });
+    const after = await visit(`/news/${newsId}`);
+    const elapsed = performance.now() - started;
+    expect(await after.text()).toContain('专访：字体设计师的十年（修订）');
+    expect(after.headers.get('X-Page-Cache')).toBe('MISS');
+    expect(elapsed).toBeLessThan(2_000);
+  });
+
+  test('purges the list, home and sitemap with the detail, and leaves other sections cached', async () => {
+    const simple = (body: string) => async () => new Response(body, { headers: { 'Content-Type': 'text/html' } });
+    await visit('/news', {}, simple('list'));
+    await visit('/news?current=2', {}, simple('list 2'));
+    await visit('/', {}, simple('home'));
+    await visit(
+      '/sitemap.xml',
+      {},
+      async () => new Response('<urlset/>', { headers: { 'Content-Type': 'application/xml' } }),
+    );
+    await visit('/baike', {}, simple('baike'));
+    await setArticleStatus(newsId, 'published');
+    for (const target of ['/news', '/news?current=2', '/', '/sitemap.xml']) {
+      expect((await visit(target, {}, simple('again'))).headers.get('X-Page-Cache')).toBe('MISS');
+    }
+    expect((await visit('/baike', {}, simple('again'))).headers.get('X-Page-Cache')).toBe('HIT');
+  });
+
+  test('does not keep 404s, pages that set cookies, or a render overtaken by a purge', async () => {
+    const notFound = await visit('/news/999999');
+    expect(notFound.status).toBe(404);
+    await visit('/news/999999');
+    expect(renders).toBe(2);
+
+    const withCookie = async () => new Response('x', { headers: { 'Content-Type': 'text/html', 'Set-Cookie': 'a=b' } });
+    await visit('/zixun', {}, withCookie);
+    expect((await visit('/zixun', {}, withCookie)).headers.get('X-Page-Cache')).toBeNull();
+
+    let release: () => void = () => {};
+    const slow = async () => {
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return new Response('old', { headers: { 'Content-Type': 'text/html' } });
+    };
+    const pending = visit('/album', {}, slow);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await contentChanged('album');
+    release();
+    expect(await (await pending).text()).toBe('old');
+    const fresh = await visit(
+      '/album',
+      {},
+      async () => new Response('new', { headers: { 'Content-Type': 'text/html' } }),
+    );
+    expect(await fresh.text()).toBe('new');
+  });
+
+  test('renders again once a page is older than the revalidation time', async () => {
+    await visit(`/news/${newsId}`);
+    const now = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now + REVALIDATE_MS + 1000);
+    try {
+      const stale = await visit(`/news/${newsId}`);
+      expect(stale.headers.get('X-Page-Cache')).toBe('MISS');
+      expect(renders).toBe(2);
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
+  test('keeps pages on disk so that a new process starts warm, and purges them there', async () => {
+    await visit(`/news/${newsId}`);
+    const dir = pageCache().dir;
+    const restarted = new PageCache(dir);
+    expect(await restarted.get(`/news/${newsId}`, `/news/${newsId}`)).toMatchObject({ pathname: `/news/${newsId}` });
+    await contentChanged('news');
+    expect(fs.existsSync(path.join(dir, encodeURIComponent(`/news/${newsId}`)))).toBe(false);
+    expect(await new PageCache(dir).get(`/news/${newsId}`, `/news/${newsId}`)).toBeUndefined();
+  });
+});
