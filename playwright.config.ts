@@ -3,8 +3,10 @@ import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
 const PORT = 4399;
-// Each run serves from its own data folder, seeded from the small fixture fonts.
-const dataDir = path.join(os.tmpdir(), `font-alliance-e2e-${process.pid}`);
+// Each run serves from its own data folder, seeded from the small fixture fonts. Workers load this
+// file again in other processes; E2E_DATA_DIR hands them the runner's folder (tests read the outbox).
+const dataDir = process.env['E2E_DATA_DIR'] || path.join(os.tmpdir(), `font-alliance-e2e-${process.pid}`);
+process.env['E2E_DATA_DIR'] = dataDir;
 
 export default defineConfig({
   testDir: 'tests/e2e',

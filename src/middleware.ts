@@ -1,6 +1,7 @@
 import { defineMiddleware } from 'astro:middleware';
 import { ERROR_STATUS_HEADER, errorStatus } from './lib/route-error.ts';
 import { isNonPagePath, loginRedirectUrl, requiresLogin, stripHtmlSuffix, TOKEN_COOKIE } from './lib/routes.ts';
+import { servePageFromCache } from './server/content/isr.ts';
 
 /**
  * Page rules that run before every on-demand page:
@@ -38,7 +39,8 @@ export const onRequest = defineMiddleware(async (context, next) => {
   if (context.isPrerendered) return next();
 
   try {
-    return await next();
+    // Content pages (news, albums, baike …) come from the page cache; see src/server/content/isr.ts.
+    return await servePageFromCache(context.url, context.request, next);
   } catch (error) {
     // An empty 404 makes Astro answer with the 404 page.
     if (errorStatus(error) === 404) return new Response(null, { status: 404 });

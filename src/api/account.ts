@@ -3,13 +3,19 @@ import { type FormValue, postForm, type UploadInput, uploadFile } from './upload
 
 const BASE = '/web/api/account';
 
-/** The signed-in user as `user-info` returns it; the accounts issue fills in the fields. */
+/** The signed-in user as `user-info` returns it (README "The account API"). */
 export interface UserInfo {
   id: number | string;
   nickname?: string;
+  /** The avatar's address, or null. */
   avatar?: string | null;
   mobile?: string | null;
   email?: string | null;
+  /** True when WeChat is bound to the account. */
+  wechatBound?: boolean;
+  wechatNickname?: string | null;
+  /** False for accounts made through WeChat that never set a password. */
+  hasPassword?: boolean;
   [key: string]: unknown;
 }
 
@@ -23,7 +29,7 @@ export interface LoginResult {
 export const getUserInfo = () => get<UserInfo>(`${BASE}/user-info`);
 
 /** Sends a one-time code by SMS or e-mail. */
-export const sendCode = (body: Record<string, unknown>) => post<null>(`${BASE}/sendCode`, body);
+export const sendCode = (body: Record<string, unknown>) => post<{ cooldown: number }>(`${BASE}/sendCode`, body);
 
 /** Logs in with an account (mobile or e-mail) and password. */
 export const login = (body: Record<string, unknown>) => post<LoginResult>('/web/api/login', body);
@@ -47,10 +53,10 @@ export const resetPassword = (body: Record<string, unknown>) => put<null>(`${BAS
 export const verifyResetCode = (body: Record<string, unknown>) => post<null>(`${BASE}/rest-code-verify`, body);
 
 /** Binds a mobile number, e-mail or WeChat to the account. */
-export const bindAccount = (body: Record<string, unknown>) => put<null>(`${BASE}/bind-account`, body);
+export const bindAccount = (body: Record<string, unknown>) => put<UserInfo>(`${BASE}/bind-account`, body);
 
 /** Unbinds a mobile number, e-mail or WeChat. */
-export const unbindAccount = (body: Record<string, unknown>) => put<null>(`${BASE}/unbind-account`, body);
+export const unbindAccount = (body: Record<string, unknown>) => put<UserInfo>(`${BASE}/unbind-account`, body);
 
 /** Changes the password. */
 export const updatePassword = (body: Record<string, unknown>) => put<null>(`${BASE}/update-account-pwd`, body);

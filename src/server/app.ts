@@ -3,11 +3,17 @@ import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { ApiError, type Envelope } from './http/envelope.ts';
 import { log } from './log.ts';
+import { accountRoutes } from './routes/account.ts';
+import { captchaRoutes } from './routes/captcha.ts';
+import { contentRoutes } from './routes/content.ts';
+import { downloadRoutes } from './routes/downloads.ts';
+import { favoriteRoutes } from './routes/favorites.ts';
 import { fileRoutes } from './routes/files.ts';
 import { fontRoutes } from './routes/fonts.ts';
 import { healthRoutes } from './routes/health.ts';
 import { siteRoutes } from './routes/site.ts';
 import { webfontRoutes } from './routes/webfont.ts';
+import { wechatRoutes } from './routes/wechat.ts';
 
 /** The URL prefixes the API answers; each is mounted into Astro by one catch-all endpoint. */
 export const API_PREFIXES = ['/web/api', '/api/v1', '/captcha', '/webfont', '/tools/api'] as const;
@@ -37,7 +43,13 @@ export function createApp(): Hono {
 
   app.route('/', healthRoutes());
   app.route('/web/api', fontRoutes());
+  app.route('/web/api', favoriteRoutes());
+  app.route('/api/v1', downloadRoutes());
   app.route('/web/api', siteRoutes());
+  app.route('/web/api', contentRoutes());
+  app.route('/web/api', accountRoutes());
+  app.route('/web/api', wechatRoutes());
+  app.route('/captcha', captchaRoutes());
   app.route('/webfont', webfontRoutes());
   app.route('/files', fileRoutes());
 

@@ -21,6 +21,50 @@ const schema = z.object({
   NPM_REGISTRY: z.url().default('https://registry.npmjs.org'),
   SUBSET_WORKERS: z.coerce.number().int().min(1).max(32).optional(),
   SUBSET_FACE_CACHE_MB: z.coerce.number().int().min(16).max(16_384).default(400),
+  /** Signs font download links; when unset a random secret is made once and kept in DATA_DIR. */
+  DOWNLOAD_URL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  // Accounts (README "Accounts: SMTP, SMS and WeChat").
+  SESSION_TTL_SECONDS: z.coerce.number().int().min(300).max(31_536_000).default(604_800),
+  PUBLIC_COOKIE_DOMAIN: z.string().optional(),
+  TRUST_PROXY: z.stringbool().default(false),
+  CODE_DAILY_LIMIT_PER_TARGET: z.coerce.number().int().min(1).max(1000).default(10),
+  CODE_DAILY_LIMIT_PER_IP: z.coerce.number().int().min(1).max(10_000).default(30),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().optional(),
+  ALIYUN_SMS_ACCESS_KEY_ID: z.string().optional(),
+  ALIYUN_SMS_ACCESS_KEY_SECRET: z.string().optional(),
+  ALIYUN_SMS_SIGN_NAME: z.string().optional(),
+  ALIYUN_SMS_TEMPLATE_CODE: z.string().optional(),
+  ALIYUN_SMS_ENDPOINT: z.url().default('https://dysmsapi.aliyuncs.com'),
+  WECHAT_APP_ID: z.string().optional(),
+  WECHAT_APP_SECRET: z.string().optional(),
+  WECHAT_OPEN_URL: z.url().default('https://open.weixin.qq.com'),
+  WECHAT_API_URL: z.url().default('https://api.weixin.qq.com'),
+});
+
+// A half-configured provider would fail on the first message; say so at start-up instead.
+const ALIYUN_SMS_VARIABLES = [
+  'ALIYUN_SMS_ACCESS_KEY_ID',
+  'ALIYUN_SMS_ACCESS_KEY_SECRET',
+  'ALIYUN_SMS_SIGN_NAME',
+  'ALIYUN_SMS_TEMPLATE_CODE',
+] as const;
+const WECHAT_VARIABLES = ['WECHAT_APP_ID', 'WECHAT_APP_SECRET'] as const;
+
+function requireAllOrNone(group: readonly string[], values: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  const given = group.filter((name) => values[name]);
+  if (given.length === 0 || given.length === group.length) return;
+  for (const name of group.filter((name) => !values[name])) {
+    ctx.addIssue({ code: 'custom', path: [name], message: `must be set together with ${given.join(', ')}` });
+  }
+}
+
+const checked = schema.superRefine((values, ctx) => {
+  requireAllOrNone(ALIYUN_SMS_VARIABLES, values, ctx);
+  requireAllOrNone(WECHAT_VARIABLES, values, ctx);
 });
 
 export type Env = z.infer<typeof schema> & {
@@ -42,7 +86,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   const given = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
   // npm exports the registry it installs from; use the same one for the font packages.
   given['NPM_REGISTRY'] ??= given['npm_config_registry'];
-  const result = schema.safeParse(given);
+  const result = checked.safeParse(given);
   if (!result.success) {
     const lines = result.error.issues.map(
       (issue) => `  ${issue.path.join('.')}: ${issue.message} (got ${JSON.stringify(source[String(issue.path[0])])})`,

@@ -136,6 +136,21 @@ describe('servePageFromCache', () => {
     expect(await fresh.text()).toBe('new');
   });
 
+  test('never stores the empty answer of a HEAD request', async () => {
+    const head = await servePageFromCache(
+      new URL('/case', 'http://localhost'),
+      new Request('http://localhost/case', { method: 'HEAD' }),
+      async () => new Response(null, { headers: { 'Content-Type': 'text/html' } }),
+    );
+    expect(head.headers.get('X-Page-Cache')).toBeNull();
+    const get = await visit(
+      '/case',
+      {},
+      async () => new Response('cases', { headers: { 'Content-Type': 'text/html' } }),
+    );
+    expect(await get.text()).toBe('cases');
+  });
+
   test('renders again once a page is older than the revalidation time', async () => {
     await visit(`/news/${newsId}`);
     const now = Date.now();

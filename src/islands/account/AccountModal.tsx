@@ -1,8 +1,11 @@
 import { useStore } from '@nanostores/react';
-import { type ReactElement, useEffect, useId, useRef } from 'react';
+import { lazy, type ReactElement, Suspense, useEffect, useId, useRef } from 'react';
 import { $accountModal, type AccountModalType, closeAccountModal, openAccountModal } from '../../stores/user.ts';
 import { Icon } from '../common/icons.tsx';
 import { trapTab } from '../common/trap-tab.ts';
+
+// The forms load when the dialog first opens, so pages that never open it do not pay for them.
+const AccountPanel = lazy(() => import('./AccountPanel.tsx'));
 
 const TITLES: Record<string, string> = {
   login: '登录',
@@ -54,29 +57,11 @@ export default function AccountModal(): ReactElement {
           </button>
         </div>
         <div className="account-modal__body" data-account-form={modal.type}>
-          {modal.type === 'login' && (
-            <>
-              <p>登录后可以收藏字体、加入字体对比、下载字体文件，并在个人中心查看投稿进度。</p>
-              <p className="account-modal__switch">
-                还没有账户？
-                <button type="button" className="account-modal__link" onClick={() => openAccountModal('register')}>
-                  注册新账户
-                </button>
-              </p>
-            </>
+          {modal.visible && (
+            <Suspense fallback={<p>正在加载…</p>}>
+              <AccountPanel type={modal.type} onSwitch={openAccountModal} onDone={closeAccountModal} />
+            </Suspense>
           )}
-          {modal.type === 'register' && (
-            <>
-              <p>可以用手机号或邮箱注册造字联盟账户。</p>
-              <p className="account-modal__switch">
-                已有账户？
-                <button type="button" className="account-modal__link" onClick={() => openAccountModal('login')}>
-                  直接登录
-                </button>
-              </p>
-            </>
-          )}
-          {modal.type === 'forget' && <p>通过账户绑定的手机号或邮箱接收验证码，重新设置密码。</p>}
         </div>
         <p className="account-modal__legal">
           登录或注册即表示你同意<a href="/agreement/register">《用户注册协议》</a>。

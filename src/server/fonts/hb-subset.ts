@@ -26,24 +26,37 @@ interface HbExports {
   hb_subset_input_set(input: number, setType: number): number;
   hb_subset_preprocess(face: number): number;
   hb_subset_or_fail(face: number, input: number): number;
+  hb_face_get_empty(): number;
 }
 
 const HB_MEMORY_MODE_READONLY = 1;
 const HB_SUBSET_SETS_LAYOUT_FEATURE_TAG = 6;
 
-let instance: HbExports | undefined;
+let compiled: WebAssembly.Module | undefined;
 
-/** Instantiates the hb-subset WASM module once per thread (about 10 ms). */
-function hb(): HbExports {
-  if (!instance) {
+/**
+ * One instance of the hb-subset WASM module. The published module has a fixed 65 MB heap that
+ * cannot grow, and HarfBuzz builds part of a preprocessed face lazily during the first subsets, so
+ * two large CJK faces in one heap run out of memory mid-subset. Each face therefore gets its own
+ * instance; memory it never touches costs nothing, and the instance goes with the face.
+ */
+interface Heap {
+  api: HbExports;
+  faces: number;
+}
+
+/** Room a heap must keep free after taking a face, for the subsetting work itself. */
+const HEADROOM_BYTES = 12 << 20;
+
+/** Instantiates the hb-subset WASM module (compiled once per thread, about 10 ms per instance). */
+function newHeap(): Heap {
+  if (!compiled) {
     const require = createRequire(import.meta.url);
-    const wasmPath = require.resolve('harfbuzzjs/dist/harfbuzz-subset.wasm');
-    const module = new WebAssembly.Module(fs.readFileSync(wasmPath));
-    const exports = new WebAssembly.Instance(module, {}).exports as unknown as HbExports & { _initialize?: () => void };
-    exports._initialize?.();
-    instance = exports;
+    compiled = new WebAssembly.Module(fs.readFileSync(require.resolve('harfbuzzjs/dist/harfbuzz-subset.wasm')));
   }
-  return instance;
+  const exports = new WebAssembly.Instance(compiled, {}).exports as unknown as HbExports & { _initialize?: () => void };
+  exports._initialize?.();
+  return { api: exports, faces: 0 };
 }
 
 /** A font loaded into the WASM heap and preprocessed for repeated subsetting. */
@@ -61,19 +74,25 @@ export class SubsetError extends Error {
   override name = 'SubsetError';
 }
 
-/**
- * Loads a font (TTF or OTF bytes) into HarfBuzz and preprocesses it. Every layout feature is kept
- * when subsetting, so CJK punctuation (`halt`, `chws`), vertical forms (`vert`) and kerning survive.
- */
-export function loadSubsetFace(font: Uint8Array): SubsetFace {
-  const api = hb();
+/** Loads and preprocesses a font in one heap, or answers undefined when the heap has no room for it. */
+function loadInto(heap: Heap, font: Uint8Array): SubsetFace | undefined {
+  const api = heap.api;
   const fontPtr = api.malloc(font.byteLength);
+  if (fontPtr === 0) return undefined;
   new Uint8Array(api.memory.buffer, fontPtr, font.byteLength).set(font);
   const blob = api.hb_blob_create(fontPtr, font.byteLength, HB_MEMORY_MODE_READONLY, 0, 0);
   const rawFace = api.hb_face_create(blob, 0);
   api.hb_blob_destroy(blob);
   const face = api.hb_subset_preprocess(rawFace);
   api.hb_face_destroy(rawFace);
+  const probe = face === 0 || face === api.hb_face_get_empty() ? 0 : api.malloc(HEADROOM_BYTES);
+  if (probe === 0) {
+    if (face !== 0) api.hb_face_destroy(face);
+    api.free(fontPtr);
+    return undefined;
+  }
+  api.free(probe);
+  heap.faces++;
   let destroyed = false;
 
   return {
@@ -108,6 +127,18 @@ export function loadSubsetFace(font: Uint8Array): SubsetFace {
       destroyed = true;
       api.hb_face_destroy(face);
       api.free(fontPtr);
+      heap.faces--;
     },
   };
+}
+
+/**
+ * Loads a font (TTF or OTF bytes) into a HarfBuzz instance of its own and preprocesses it. Every
+ * layout feature is kept when subsetting, so CJK punctuation (`halt`, `chws`), vertical forms
+ * (`vert`) and kerning survive.
+ */
+export function loadSubsetFace(font: Uint8Array): SubsetFace {
+  const face = loadInto(newHeap(), font);
+  if (!face) throw new SubsetError('HarfBuzz could not load this font (too large for its heap, or not a font)');
+  return face;
 }

@@ -12,11 +12,21 @@ export interface SubsetJob {
   codePoints: number[];
   /** Brotli quality of the fast WOFF2 (0–11). */
   quality: number;
+  kind?: 'subset' | undefined;
+}
+
+/** A request for the code points a font maps (its cmap), for the glyph grid of the detail page. */
+export interface CmapJob {
+  id: number;
+  kind: 'cmap';
+  fontId: string;
+  key: string;
 }
 
 /** A worker's answer: the subset as TTF and WOFF2, or the reason it failed. */
 export type SubsetReply =
   | { id: number; ttf: Uint8Array; woff2: Uint8Array; ms: number; error?: undefined }
+  | { id: number; codePoints: Uint32Array; error?: undefined }
   | { id: number; error: string };
 
 /** What a subset produced. */
@@ -33,7 +43,7 @@ const WORKER_FILE = path.resolve(process.cwd(), 'src/server/fonts/subset-worker.
 
 interface Pending {
   slot: number;
-  resolve(output: SubsetOutput): void;
+  resolve(reply: SubsetReply): void;
   reject(error: Error): void;
 }
 
@@ -59,7 +69,7 @@ export class SubsetPool {
       if (!pending) return;
       this.#pending.delete(reply.id);
       if (reply.error !== undefined) pending.reject(new Error(reply.error));
-      else pending.resolve({ ttf: reply.ttf, woff2: reply.woff2, ms: reply.ms });
+      else pending.resolve(reply);
     });
     worker.on('error', (error) => {
       // A crashed worker fails what it had in hand and is replaced; the others keep serving.
@@ -75,12 +85,25 @@ export class SubsetPool {
   }
 
   /** Subsets one font to the given code points in the worker that owns the font. */
-  run(job: Omit<SubsetJob, 'id'>): Promise<SubsetOutput> {
+  async run(job: Omit<SubsetJob, 'id'>): Promise<SubsetOutput> {
+    const reply = await this.#send({ ...job, kind: 'subset' });
+    if (!('ttf' in reply)) throw new Error('subset worker answered a subset job without a font');
+    return { ttf: reply.ttf, woff2: reply.woff2, ms: reply.ms };
+  }
+
+  /** Lists the code points a font maps, sorted, in the worker that owns the font. */
+  async codePoints(job: Omit<CmapJob, 'id' | 'kind'>): Promise<Uint32Array> {
+    const reply = await this.#send({ ...job, kind: 'cmap' });
+    if (!('codePoints' in reply)) throw new Error('subset worker answered a cmap job without code points');
+    return reply.codePoints;
+  }
+
+  #send(job: Omit<SubsetJob, 'id'> | Omit<CmapJob, 'id'>): Promise<SubsetReply> {
     const slot = hashSlot(job.fontId, this.#workers.length);
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { slot, resolve, reject });
-      this.#workers[slot]?.postMessage({ ...job, id } satisfies SubsetJob);
+      this.#workers[slot]?.postMessage({ ...job, id });
     });
   }
 

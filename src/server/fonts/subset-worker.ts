@@ -6,7 +6,7 @@ import { env } from '../env.ts';
 import { storage } from '../storage/index.ts';
 import { FaceCache } from './face-cache.ts';
 import { loadSubsetFace, type SubsetFace } from './hb-subset.ts';
-import type { SubsetJob, SubsetReply } from './subset-pool.ts';
+import type { CmapJob, SubsetJob, SubsetReply } from './subset-pool.ts';
 import { encodeWoff2Fast } from './woff2-fast.ts';
 
 const port = parentPort;
@@ -33,8 +33,25 @@ function face(job: SubsetJob): Promise<SubsetFace> {
   return pending;
 }
 
-port.on('message', async (job: SubsetJob) => {
+/** The sorted code points a font maps; fontkit is loaded only when the first such job arrives. */
+async function cmapOf(job: CmapJob): Promise<Uint32Array> {
+  const object = await storage().get(job.key);
+  if (!object) throw new Error(`font file is missing from storage: ${job.key}`);
+  const bytes = await buffer(object.body);
+  const fontkit = await import('fontkit');
+  const font = fontkit.create(bytes) as { characterSet?: number[] };
+  // fontkit lists the 0xFFFF end marker of cmap format 4 segments; noncharacters are never real glyphs.
+  const real = (font.characterSet ?? []).filter((cp) => (cp & 0xfffe) !== 0xfffe && !(cp >= 0xd800 && cp <= 0xdfff));
+  return Uint32Array.from(real).sort();
+}
+
+port.on('message', async (job: SubsetJob | CmapJob) => {
   try {
+    if (job.kind === 'cmap') {
+      const codePoints = await cmapOf(job);
+      port.postMessage({ id: job.id, codePoints } satisfies SubsetReply, [codePoints.buffer as ArrayBuffer]);
+      return;
+    }
     const started = performance.now();
     const ttf = (await face(job)).subset(job.codePoints);
     const woff2 = encodeWoff2Fast(ttf, job.quality);

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { db as configuredDb, type Db } from '../db/client.ts';
-import { fontFamilies, fonts } from '../db/schema/index.ts';
+import { fontDicts, fontFamilies, fonts } from '../db/schema/index.ts';
 import { pickDefaultFace } from '../fonts/faces.ts';
 import { publicPath } from '../storage/index.ts';
 
@@ -23,7 +23,18 @@ export interface FontListQuery {
   category?: string | undefined;
   /** A dict number of the 'script' dictionary. */
   script?: string | undefined;
+  /** A dict number of the 'license' dictionary (an SPDX id such as 'OFL-1.1'). */
+  license?: string | undefined;
+  /** 'multi': families with more than one weight/style; 'single': with exactly one. */
+  weights?: 'multi' | 'single' | undefined;
+  /** true: only families free for commercial use; false: only the others. */
+  commercialFree?: boolean | undefined;
+  /** Most downloaded first (default), newest first, or by name in pinyin order. */
+  sort?: FontListSort | undefined;
 }
+
+/** The orders the font list offers. */
+export type FontListSort = 'downloads' | 'newest' | 'name';
 
 /** Coverage counts of a font: how many characters of each set it has. */
 export interface FontCoverage {
@@ -67,6 +78,11 @@ export interface FontResource {
   commercialFree: boolean;
   glyphCount: number;
   coverage: FontCoverage;
+  designer: string | null;
+  foundry: string | null;
+  downloads: number;
+  /** When the family joined the library (ISO-8601). */
+  createdAt: string;
 }
 
 /** The CSS family name under which previews load a font, e.g. 'fa-noto-sans-sc'. */
@@ -79,24 +95,50 @@ function likePattern(keyword: string): string {
   return `%${keyword.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
-function filters(query: FontListQuery): SQL | undefined {
+/** Category dict numbers whose label shares a word with the keyword ('黑体' → 黑体; '手写体' → 手写). */
+async function categoriesMatching(db: Db, term: string): Promise<string[]> {
+  const entries = await db
+    .select({ dictNumber: fontDicts.dictNumber, label: fontDicts.label })
+    .from(fontDicts)
+    .where(eq(fontDicts.dictKey, 'category'));
+  return entries.filter((entry) => term.includes(entry.label) || entry.label.includes(term)).map((e) => e.dictNumber);
+}
+
+/**
+ * The WHERE clause of the list. A keyword is split at spaces and every word must match the Chinese
+ * or English name, the gno, the foundry or designer, or name the family's category, so '黑体' finds
+ * 思源黑体 and every other 黑体 family, and '思源 宋' narrows to 思源宋体.
+ */
+async function filters(db: Db, query: FontListQuery): Promise<SQL | undefined> {
   const conditions: SQL[] = [eq(fontFamilies.published, true)];
   if (query.category) conditions.push(eq(fontFamilies.category, query.category));
   if (query.script) conditions.push(eq(fontFamilies.script, query.script));
-  if (query.keyword) {
-    const pattern = likePattern(query.keyword);
+  if (query.license) conditions.push(eq(fontFamilies.license, query.license));
+  if (query.commercialFree !== undefined) conditions.push(eq(fontFamilies.commercialFree, query.commercialFree));
+  if (query.weights) {
+    const faces = sql`(select count(*) from ${fonts} where ${fonts.familyId} = ${fontFamilies.id})`;
+    conditions.push(query.weights === 'multi' ? sql`${faces} > 1` : sql`${faces} = 1`);
+  }
+  for (const term of (query.keyword ?? '').split(/\s+/).filter(Boolean)) {
+    const pattern = likePattern(term);
+    const categories = await categoriesMatching(db, term);
     const match = or(
       ilike(fontFamilies.nameZh, pattern),
       ilike(fontFamilies.nameEn, pattern),
       ilike(fontFamilies.gno, pattern),
+      ilike(fontFamilies.foundry, pattern),
+      ilike(fontFamilies.designer, pattern),
+      ...(categories.length > 0 ? [inArray(fontFamilies.category, categories)] : []),
     );
     if (match) conditions.push(match);
   }
   return and(...conditions);
 }
 
-type FamilyRow = typeof fontFamilies.$inferSelect;
-type FontRow = typeof fonts.$inferSelect;
+/** A font_families row. */
+export type FamilyRow = typeof fontFamilies.$inferSelect;
+/** A fonts row (one child font). */
+export type FontRow = typeof fonts.$inferSelect;
 
 function toResource(family: FamilyRow, children: FontRow[]): FontResource {
   const childResources = children.map(
@@ -133,43 +175,77 @@ function toResource(family: FamilyRow, children: FontRow[]): FontResource {
       big5: family.coverageBig5,
       latin: family.coverageLatin,
     },
+    designer: family.designer,
+    foundry: family.foundry,
+    downloads: family.downloads,
+    createdAt: family.createdAt.toISOString(),
   };
 }
 
+/** The child fonts of these families, by weight, upright before italic. */
+export async function childFontsOf(db: Db, familyIds: number[]): Promise<FontRow[]> {
+  if (familyIds.length === 0) return [];
+  return db
+    .select()
+    .from(fonts)
+    .where(inArray(fonts.familyId, familyIds))
+    .orderBy(asc(fonts.weight), asc(fonts.italic), asc(fonts.id));
+}
+
+/** Families with their child fonts as font resource items, in the order of `families`. */
+export async function toResources(db: Db, families: FamilyRow[]): Promise<FontResource[]> {
+  const children = await childFontsOf(
+    db,
+    families.map((family) => family.id),
+  );
+  return families.map((family) =>
+    toResource(
+      family,
+      children.filter((font) => font.familyId === family.id),
+    ),
+  );
+}
+
+const pinyin = new Intl.Collator('zh-CN', { numeric: true });
+
+/** One page of family ids in pinyin order of their Chinese names (the library is small enough to sort here). */
+async function idsByName(db: Db, where: SQL | undefined, query: FontListQuery): Promise<number[]> {
+  const all = await db.select({ id: fontFamilies.id, name: fontFamilies.nameZh }).from(fontFamilies).where(where);
+  all.sort((a, b) => pinyin.compare(a.name, b.name) || a.id - b.id);
+  const start = (query.current - 1) * query.size;
+  return all.slice(start, start + query.size).map((row) => row.id);
+}
+
 /**
- * One page of the published font families matching the filters: most downloaded first, then by
- * category and script (黑体 and 简体 lead), each with its child fonts ordered by weight.
+ * One page of the published font families matching the filters, each with its child fonts ordered
+ * by weight. The default order is most downloaded first, then by category and script (黑体 and 简体
+ * lead); 'newest' puts the latest additions first; 'name' sorts the Chinese names in pinyin order.
  */
 export async function listFontFamilies(query: FontListQuery, database?: Db): Promise<Page<FontResource>> {
   const db = database ?? (await configuredDb());
-  const where = filters(query);
+  const where = await filters(db, query);
   const [counted] = await db.select({ total: count() }).from(fontFamilies).where(where);
   const total = counted?.total ?? 0;
-  const families = await db
-    .select()
-    .from(fontFamilies)
-    .where(where)
-    .orderBy(desc(fontFamilies.downloads), asc(fontFamilies.category), asc(fontFamilies.script), asc(fontFamilies.id))
-    .limit(query.size)
-    .offset((query.current - 1) * query.size);
-
-  const ids = families.map((family) => family.id);
-  const children =
-    ids.length === 0
-      ? []
-      : await db
-          .select()
-          .from(fonts)
-          .where(inArray(fonts.familyId, ids))
-          .orderBy(asc(fonts.weight), asc(fonts.italic), asc(fonts.id));
-
+  let families: FamilyRow[];
+  if (query.sort === 'name') {
+    const ids = await idsByName(db, where, query);
+    const rows = ids.length === 0 ? [] : await db.select().from(fontFamilies).where(inArray(fontFamilies.id, ids));
+    families = ids.flatMap((id) => rows.filter((row) => row.id === id));
+  } else {
+    const order =
+      query.sort === 'newest'
+        ? [desc(fontFamilies.createdAt), desc(fontFamilies.id)]
+        : [desc(fontFamilies.downloads), asc(fontFamilies.category), asc(fontFamilies.script), asc(fontFamilies.id)];
+    families = await db
+      .select()
+      .from(fontFamilies)
+      .where(where)
+      .orderBy(...order)
+      .limit(query.size)
+      .offset((query.current - 1) * query.size);
+  }
   return {
-    records: families.map((family) =>
-      toResource(
-        family,
-        children.filter((font) => font.familyId === family.id),
-      ),
-    ),
+    records: await toResources(db, families),
     total,
     size: query.size,
     current: query.current,

@@ -49,7 +49,8 @@ export function subsetStats(): Readonly<typeof stats> {
   return { ...stats };
 }
 
-function subsetPool(): SubsetPool {
+/** The shared worker pool (also lists fonts' code points for the glyph grid). */
+export function subsetPool(): SubsetPool {
   pool ??= new SubsetPool(env().SUBSET_WORKERS);
   return pool;
 }

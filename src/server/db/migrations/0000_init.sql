@@ -8,12 +8,14 @@ CREATE TABLE "accounts" (
 	"role" text DEFAULT 'user' NOT NULL,
 	"wechat_unionid" text,
 	"wechat_openid" text,
+	"wechat_nickname" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"disabled_at" timestamp with time zone,
 	CONSTRAINT "accounts_mobile_unique" UNIQUE("mobile"),
 	CONSTRAINT "accounts_email_unique" UNIQUE("email"),
 	CONSTRAINT "accounts_wechat_unionid_unique" UNIQUE("wechat_unionid"),
+	CONSTRAINT "accounts_wechat_openid_unique" UNIQUE("wechat_openid"),
 	CONSTRAINT "accounts_role_check" CHECK ("accounts"."role" in ('user', 'editor', 'admin')),
 	CONSTRAINT "accounts_email_lower_check" CHECK ("accounts"."email" = lower("accounts"."email"))
 );
@@ -29,7 +31,8 @@ CREATE TABLE "one_time_codes" (
 	"consumed_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"ip" text,
-	CONSTRAINT "one_time_codes_channel_check" CHECK ("one_time_codes"."channel" in ('sms', 'email'))
+	CONSTRAINT "one_time_codes_channel_check" CHECK ("one_time_codes"."channel" in ('sms', 'email')),
+	CONSTRAINT "one_time_codes_purpose_check" CHECK ("one_time_codes"."purpose" in ('login', 'register', 'reset', 'bind'))
 );
 --> statement-breakpoint
 CREATE TABLE "sessions" (
@@ -40,6 +43,16 @@ CREATE TABLE "sessions" (
 	"last_seen_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"user_agent" text,
 	"ip" text
+);
+--> statement-breakpoint
+CREATE TABLE "wechat_states" (
+	"id" text PRIMARY KEY NOT NULL,
+	"mode" text NOT NULL,
+	"account_id" integer,
+	"redirect" text DEFAULT '/' NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "wechat_states_mode_check" CHECK ("wechat_states"."mode" in ('login', 'bind'))
 );
 --> statement-breakpoint
 CREATE TABLE "album_fonts" (
@@ -363,6 +376,7 @@ CREATE TABLE "notifications" (
 );
 --> statement-breakpoint
 ALTER TABLE "sessions" ADD CONSTRAINT "sessions_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "wechat_states" ADD CONSTRAINT "wechat_states_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "album_fonts" ADD CONSTRAINT "album_fonts_album_id_albums_id_fk" FOREIGN KEY ("album_id") REFERENCES "public"."albums"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "album_fonts" ADD CONSTRAINT "album_fonts_family_id_font_families_id_fk" FOREIGN KEY ("family_id") REFERENCES "public"."font_families"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "cases" ADD CONSTRAINT "cases_family_id_font_families_id_fk" FOREIGN KEY ("family_id") REFERENCES "public"."font_families"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
@@ -395,6 +409,7 @@ CREATE INDEX "one_time_codes_target_idx" ON "one_time_codes" USING btree ("chann
 CREATE INDEX "one_time_codes_ip_idx" ON "one_time_codes" USING btree ("ip","created_at");--> statement-breakpoint
 CREATE INDEX "sessions_account_id_idx" ON "sessions" USING btree ("account_id");--> statement-breakpoint
 CREATE INDEX "sessions_expires_at_idx" ON "sessions" USING btree ("expires_at");--> statement-breakpoint
+CREATE INDEX "wechat_states_expires_at_idx" ON "wechat_states" USING btree ("expires_at");--> statement-breakpoint
 CREATE INDEX "album_fonts_family_id_idx" ON "album_fonts" USING btree ("family_id");--> statement-breakpoint
 CREATE INDEX "albums_status_sort_idx" ON "albums" USING btree ("status","sort","published_at");--> statement-breakpoint
 CREATE INDEX "cases_status_sort_idx" ON "cases" USING btree ("status","sort","published_at");--> statement-breakpoint

@@ -215,7 +215,8 @@ export const FONT_CATALOGUE: readonly CatalogueEntry[] = [
     script: '简体',
     license: 'OFL-1.1',
     foundry: '刘建',
-    description: '书法家刘建书写的毛笔草书字体，以开源协议发布，笔意连绵奔放；草书辨识度较低，适合短标题与装饰文字，不宜用于正文。',
+    description:
+      '书法家刘建书写的毛笔草书字体，以开源协议发布，笔意连绵奔放；草书辨识度较低，适合短标题与装饰文字，不宜用于正文。',
     source: expo(
       'liu-jian-mao-cao',
       '0.2.3',

@@ -1,5 +1,6 @@
 import { env } from '../../env.ts';
 import { log } from '../../log.ts';
+import { seedContent } from './content-seed.ts';
 import { seedFonts } from './fonts.ts';
 
 /** Where seeding reports its progress (scripts/lib/progress.ts draws it). */
@@ -10,7 +11,8 @@ export interface SeedProgress {
 
 /**
  * Brings the database to a usable state on start: the font dictionary and the library fonts
- * (FONT_SEED). Every step is idempotent, so later starts only check and move on.
+ * (FONT_SEED), then the site's own content (articles, albums, cases, site tables). Every step is
+ * idempotent, so later starts only check and move on.
  */
 export async function seedAll({ progress }: { progress: SeedProgress }): Promise<void> {
   const source = env().FONT_SEED;
@@ -35,4 +37,19 @@ export async function seedAll({ progress }: { progress: SeedProgress }): Promise
       `Fonts: ${result.seeded.length} families added in ${seconds} s, ${result.skipped.length} already there${failed}`,
     );
   }
+  await seedSiteContent(progress);
+}
+
+async function seedSiteContent(progress: SeedProgress): Promise<void> {
+  const started = Date.now();
+  const result = await seedContent({ onProgress: (done, total) => progress.update('Seeding content', done, total) });
+  const added = Object.entries(result.added).map(([kind, n]) => `${n} ${kind}`);
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const warnings = result.warnings.length > 0 ? `, ${result.warnings.length} warnings (see the log)` : '';
+  // Always finished, so that the progress line drawn on a terminal is cleared.
+  progress.finish(
+    added.length > 0 || result.siteRows > 0
+      ? `Content: ${added.join(', ') || 'no items'} and ${result.siteRows} site rows added in ${seconds} s${warnings}`
+      : `Content: up to date (${result.kept} items)${warnings}`,
+  );
 }

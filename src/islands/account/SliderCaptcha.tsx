@@ -1,0 +1,257 @@
+import {
+  type KeyboardEvent,
+  type PointerEvent,
+  type ReactElement,
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
+import { type CaptchaPuzzle, checkCaptcha, getCaptcha } from '../../api/captcha.ts';
+import '../../styles/captcha.css';
+import { Icon } from '../common/icons.tsx';
+import { trapTab } from '../common/trap-tab.ts';
+import { encryptCaptchaPoint } from './captcha-cipher.ts';
+
+/** The width the server draws puzzles at; answers are given in these pixels. */
+const IMAGE_WIDTH = 310;
+/** The y every block-puzzle answer carries (the piece strip is full height). */
+const POINT_Y = 5;
+
+type Status = 'loading' | 'ready' | 'checking' | 'passed' | 'failed' | 'error';
+
+const STATUS_TEXT: Partial<Record<Status, string>> = {
+  loading: '正在加载拼图…',
+  checking: '正在验证…',
+  passed: '验证通过',
+};
+
+/** Props of {@link SliderCaptcha}. */
+export interface SliderCaptchaProps {
+  open: boolean;
+  /** Called with the verification of a passed puzzle, for the action that follows. */
+  onPass(verification: string): void;
+  /** Called when the person closes the puzzle without solving it. */
+  onCancel(): void;
+}
+
+/**
+ * The slider puzzle (AJ-Captcha block puzzle) in its own modal dialog: drag the knob, or move it
+ * with the arrow keys and press Enter, until the piece fills the hole. A miss loads a new puzzle.
+ */
+export default function SliderCaptcha({ open, onPass, onCancel }: SliderCaptchaProps): ReactElement {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const stage = useRef<HTMLDivElement>(null);
+  const drag = useRef<{ startX: number; startOffset: number } | null>(null);
+  const [puzzle, setPuzzle] = useState<CaptchaPuzzle | null>(null);
+  const [status, setStatus] = useState<Status>('loading');
+  const [message, setMessage] = useState('');
+  const [offset, setOffset] = useState(0);
+  const [width, setWidth] = useState(IMAGE_WIDTH);
+  const [pieceWidth, setPieceWidth] = useState(52);
+  const titleId = useId();
+  const hintId = useId();
+
+  const load = useCallback(async (note = '') => {
+    setStatus('loading');
+    setOffset(0);
+    setMessage(note);
+    try {
+      const answer = await getCaptcha();
+      if (answer.repCode !== '0000' || !answer.repData) throw new Error(answer.repMsg ?? '');
+      setPuzzle(answer.repData);
+      setStatus('ready');
+    } catch (error) {
+      const status = (error as { status?: number }).status;
+      setStatus('error');
+      setMessage(status === 429 ? '获取拼图太频繁，请稍后再试' : '拼图加载失败，请点“换一张”重试');
+    }
+  }, []);
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (open && !element.open) {
+      element.showModal();
+      void load();
+    }
+    if (!open && element.open) element.close();
+  }, [open, load]);
+
+  useEffect(() => {
+    const element = stage.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => setWidth(element.clientWidth || IMAGE_WIDTH));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
+  const scale = width / IMAGE_WIDTH;
+  const maxOffset = Math.max(0, width - pieceWidth * scale);
+  const clamp = (value: number) => Math.min(maxOffset, Math.max(0, value));
+  const movable = status === 'ready';
+
+  async function submit(at: number): Promise<void> {
+    if (!puzzle || status !== 'ready') return;
+    setStatus('checking');
+    const point = JSON.stringify({ x: (at * IMAGE_WIDTH) / width, y: POINT_Y });
+    try {
+      const answer = await checkCaptcha({
+        captchaType: 'blockPuzzle',
+        token: puzzle.token,
+        pointJson: encryptCaptchaPoint(point, puzzle.secretKey),
+      });
+      if (answer.repCode === '0000') {
+        setStatus('passed');
+        setMessage('验证通过');
+        const verification =
+          answer.repData?.captchaVerification ?? encryptCaptchaPoint(`${puzzle.token}---${point}`, puzzle.secretKey);
+        window.setTimeout(() => onPass(verification), 400);
+        return;
+      }
+      setStatus('failed');
+      const note = answer.repCode === '6110' ? '拼图已过期，已换一张' : '没有对准，请再试一次';
+      window.setTimeout(() => void load(note), 700);
+      setMessage(note);
+    } catch (error) {
+      const status = (error as { status?: number }).status;
+      setStatus('failed');
+      const note = status === 429 ? '验证太频繁，请稍后再试' : '验证没有成功，已换一张';
+      window.setTimeout(() => void load(note), 700);
+      setMessage(note);
+    }
+  }
+
+  function onPointerDown(event: PointerEvent<HTMLButtonElement>): void {
+    if (!movable) return;
+    event.currentTarget.setPointerCapture(event.pointerId);
+    drag.current = { startX: event.clientX, startOffset: offset };
+  }
+
+  function onPointerMove(event: PointerEvent<HTMLButtonElement>): void {
+    if (!drag.current) return;
+    setOffset(clamp(drag.current.startOffset + event.clientX - drag.current.startX));
+  }
+
+  function onPointerUp(event: PointerEvent<HTMLButtonElement>): void {
+    if (!drag.current) return;
+    const end = clamp(drag.current.startOffset + event.clientX - drag.current.startX);
+    drag.current = null;
+    setOffset(end);
+    if (end > 0) void submit(end);
+  }
+
+  function onKnobKey(event: KeyboardEvent<HTMLButtonElement>): void {
+    if (!movable) return;
+    const step = event.shiftKey ? 10 : 1;
+    const moves: Record<string, number> = {
+      ArrowRight: offset + step,
+      ArrowUp: offset + step,
+      ArrowLeft: offset - step,
+      ArrowDown: offset - step,
+      Home: 0,
+      End: maxOffset,
+    };
+    const next = moves[event.key];
+    if (next !== undefined) {
+      event.preventDefault();
+      setOffset(clamp(next));
+    } else if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      void submit(offset);
+    }
+  }
+
+  const shown = STATUS_TEXT[status] ?? message;
+  return (
+    <dialog
+      ref={dialog}
+      className="slider-captcha"
+      aria-labelledby={titleId}
+      aria-describedby={hintId}
+      // The account dialog around this one must not see these events: its close would close both.
+      onClose={(event) => {
+        event.stopPropagation();
+        if (open) onCancel();
+      }}
+      onCancel={(event) => event.stopPropagation()}
+      onKeyDown={(event) => {
+        event.stopPropagation();
+        trapTab(event);
+      }}
+      onClick={(event) => event.stopPropagation()}
+    >
+      <div className="slider-captcha__head">
+        <h2 id={titleId} className="slider-captcha__title">
+          安全验证
+        </h2>
+        <button type="button" className="icon-button" aria-label="关闭验证" onClick={() => dialog.current?.close()}>
+          <Icon name="close" />
+        </button>
+      </div>
+      <p id={hintId} className="slider-captcha__hint">
+        拖动下方滑块，让拼图块嵌入缺口。也可以聚焦滑块后用方向键移动，按回车确认。
+      </p>
+      <div className="slider-captcha__stage" ref={stage} data-status={status}>
+        {puzzle ? (
+          <>
+            <img
+              className="slider-captcha__background"
+              src={`data:image/png;base64,${puzzle.originalImageBase64}`}
+              alt="带缺口的拼图背景"
+              draggable={false}
+            />
+            <img
+              className="slider-captcha__piece"
+              src={`data:image/png;base64,${puzzle.jigsawImageBase64}`}
+              alt="拼图块"
+              draggable={false}
+              style={{ left: `${offset}px`, width: `${pieceWidth * scale}px` }}
+              onLoad={(event) => setPieceWidth(event.currentTarget.naturalWidth || 52)}
+            />
+          </>
+        ) : (
+          <div className="slider-captcha__placeholder" />
+        )}
+        <button
+          type="button"
+          className="slider-captcha__refresh"
+          onClick={() => void load()}
+          disabled={status === 'checking'}
+        >
+          换一张
+        </button>
+      </div>
+      <div className="slider-captcha__track" data-status={status}>
+        <div className="slider-captcha__fill" style={{ width: `${offset + 20}px` }} />
+        <span className="slider-captcha__track-text" aria-hidden="true">
+          {offset === 0 && status === 'ready' ? '向右拖动滑块完成拼图' : ''}
+        </span>
+        <button
+          type="button"
+          role="slider"
+          className="slider-captcha__knob"
+          aria-label="拼图滑块"
+          aria-valuemin={0}
+          aria-valuemax={Math.round(maxOffset)}
+          aria-valuenow={Math.round(offset)}
+          aria-disabled={!movable}
+          style={{ transform: `translateX(${offset}px)` }}
+          onPointerDown={onPointerDown}
+          onPointerMove={onPointerMove}
+          onPointerUp={onPointerUp}
+          onPointerCancel={() => {
+            drag.current = null;
+          }}
+          onKeyDown={onKnobKey}
+        >
+          <span aria-hidden="true">→</span>
+        </button>
+      </div>
+      <p className="slider-captcha__status" role="status" aria-live="polite" data-status={status}>
+        {shown}
+      </p>
+    </dialog>
+  );
+}

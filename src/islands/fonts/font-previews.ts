@@ -1,0 +1,68 @@
+// Draws every preview of a page in its own font with one request to the subset service: each
+// element marked `data-preview-gno` asks for the characters of its text (or `data-preview-text`),
+// and gets an @font-face rule pointing at the returned WOFF2.
+import { subsetFonts } from '../../api/fonts.ts';
+
+const STYLE_ID = 'font-preview-faces';
+let generation = 0;
+
+function previewText(element: HTMLElement): string {
+  return element.dataset['previewText'] ?? element.textContent ?? '';
+}
+
+function styleSheet(): HTMLStyleElement {
+  let style = document.getElementById(STYLE_ID) as HTMLStyleElement | null;
+  if (!style) {
+    style = document.createElement('style');
+    style.id = STYLE_ID;
+    document.head.append(style);
+  }
+  return style;
+}
+
+/**
+ * Loads preview fonts for every `[data-preview-gno]` inside `root`: one POST /webfont/http for all of
+ * them (one item per font, holding the characters of all its previews), then one @font-face rule per
+ * font (font-display: swap, so the text shows at once in the fallback). Resolves once every face
+ * has loaded; a failure leaves the fallback font in place.
+ */
+export async function loadPreviews(root: ParentNode = document): Promise<void> {
+  const elements = [...root.querySelectorAll<HTMLElement>('[data-preview-gno]')];
+  if (elements.length === 0) return;
+  const texts = new Map<string, string>();
+  for (const element of elements) {
+    const gno = element.dataset['previewGno'] ?? '';
+    texts.set(gno, (texts.get(gno) ?? '') + previewText(element));
+  }
+  const items = [...texts].map(([gno, text]) => ({ gno, text: [...new Set(text)].join('') || gno }));
+  const run = ++generation;
+  const results = await subsetFonts(items).catch(() => []);
+  if (run !== generation) return; // a newer text is on its way
+  const rules: string[] = [];
+  const families = new Map<string, string>();
+  for (const result of results) {
+    const family = `fa-preview-${run}-${result.gno}`;
+    families.set(result.gno, family);
+    rules.push(`@font-face{font-family:'${family}';src:url('${result.woffPath}') format('woff2');font-display:swap}`);
+  }
+  styleSheet().textContent = rules.join('\n');
+  for (const element of elements) {
+    const family = families.get(element.dataset['previewGno'] ?? '');
+    if (family) element.style.fontFamily = `'${family}', var(--font-sans)`;
+  }
+  await Promise.all(
+    [...families.values()].map((family) => document.fonts.load(`1em '${family}'`).catch(() => undefined)),
+  );
+  // Tests and benchmarks read when every preview was drawn in its own font.
+  performance.mark('font-previews-drawn', { detail: { run, fonts: families.size } });
+  document.documentElement.dataset['previewsLoaded'] = String(run);
+}
+
+/** Calls `apply` at most once per `ms` after the last call: typing does not flood the subset service. */
+export function debounce<A extends unknown[]>(apply: (...args: A) => void, ms = 300): (...args: A) => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return (...args: A) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => apply(...args), ms);
+  };
+}

@@ -1,0 +1,114 @@
+import path from 'node:path';
+import { db } from '../db/client.ts';
+import { env } from '../env.ts';
+import { storage } from '../storage/index.ts';
+import { createAliyunSmsSender } from './aliyun-sms.ts';
+import { CaptchaService } from './captcha.ts';
+import { createBackgroundSet } from './captcha-font.ts';
+import type { BackgroundSet } from './captcha-image.ts';
+import { type Clock, systemClock } from './clock.ts';
+import { createSmtpSender, defaultMailFrom } from './mail.ts';
+import type { MessageSender } from './messages.ts';
+import { createOutboxSender } from './outbox.ts';
+import { createRateLimiter, type RateLimiter } from './rate-limit.ts';
+
+/** The rate limiters of the account endpoints, each keyed by account, IP or both. */
+export interface AuthLimiters {
+  /** Failed password checks per account name (login) or account id (re-authentication). */
+  loginAccount: RateLimiter;
+  /** Failed logins per IP. */
+  loginIp: RateLimiter;
+  /** Registrations per IP. */
+  registerIp: RateLimiter;
+  /** Code requests per IP, on top of the daily caps kept in the database. */
+  sendCodeIp: RateLimiter;
+  /** Puzzles fetched per IP. */
+  captchaGetIp: RateLimiter;
+  /** Answers checked per IP. */
+  captchaCheckIp: RateLimiter;
+}
+
+/** Everything the account services share: time, captcha state, limiters and message delivery. */
+export interface AuthContext {
+  clock: Clock;
+  captcha: CaptchaService;
+  limits: AuthLimiters;
+  email: MessageSender;
+  sms: MessageSender;
+  /** fetch for calls to WeChat (tests may point it elsewhere; the addresses come from env). */
+  fetch: typeof fetch;
+}
+
+/** Builds the limiters with the project's numbers (README "Accounts"). */
+export function createLimiters(clock: Clock): AuthLimiters {
+  const minute = 60_000;
+  return {
+    loginAccount: createRateLimiter({ limit: 5, windowMs: 15 * minute, clock }),
+    loginIp: createRateLimiter({ limit: 20, windowMs: 15 * minute, clock }),
+    registerIp: createRateLimiter({ limit: 10, windowMs: 60 * minute, clock }),
+    sendCodeIp: createRateLimiter({ limit: 10, windowMs: 10 * minute, clock }),
+    captchaGetIp: createRateLimiter({ limit: 30, windowMs: minute, clock }),
+    captchaCheckIp: createRateLimiter({ limit: 60, windowMs: minute, clock }),
+  };
+}
+
+/** The senders the configuration asks for: SMTP and Aliyun when set, else the local outbox. */
+export function createSenders(): { email: MessageSender; sms: MessageSender } {
+  const config = env();
+  const outbox = createOutboxSender(path.join(config.dataDir, 'outbox'));
+  const email = config.SMTP_URL
+    ? createSmtpSender({
+        smtpUrl: config.SMTP_URL,
+        from: config.MAIL_FROM || defaultMailFrom(config.SITE_TITLE, config.SITE_URL),
+      })
+    : outbox;
+  const sms =
+    config.ALIYUN_SMS_ACCESS_KEY_ID &&
+    config.ALIYUN_SMS_ACCESS_KEY_SECRET &&
+    config.ALIYUN_SMS_SIGN_NAME &&
+    config.ALIYUN_SMS_TEMPLATE_CODE
+      ? createAliyunSmsSender({
+          accessKeyId: config.ALIYUN_SMS_ACCESS_KEY_ID,
+          accessKeySecret: config.ALIYUN_SMS_ACCESS_KEY_SECRET,
+          signName: config.ALIYUN_SMS_SIGN_NAME,
+          templateCode: config.ALIYUN_SMS_TEMPLATE_CODE,
+          endpoint: config.ALIYUN_SMS_ENDPOINT,
+        })
+      : outbox;
+  return { email, sms };
+}
+
+/** Builds a context; tests pass a manual clock or their own senders. */
+export function createAuthContext(overrides: Partial<AuthContext> = {}): AuthContext {
+  const clock = overrides.clock ?? systemClock;
+  let backgrounds: Promise<BackgroundSet> | undefined;
+  const loadBackgrounds = () => {
+    backgrounds ??= (async () => createBackgroundSet(await db(), storage()))().catch((error: unknown) => {
+      backgrounds = undefined;
+      throw error;
+    });
+    return backgrounds;
+  };
+  const senders = overrides.email && overrides.sms ? { email: overrides.email, sms: overrides.sms } : createSenders();
+  return {
+    clock,
+    captcha: overrides.captcha ?? new CaptchaService({ clock, backgrounds: loadBackgrounds }),
+    limits: overrides.limits ?? createLimiters(clock),
+    email: overrides.email ?? senders.email,
+    sms: overrides.sms ?? senders.sms,
+    fetch: overrides.fetch ?? ((input, init) => fetch(input, init)),
+  };
+}
+
+let shared: AuthContext | undefined;
+
+/** The process-wide context the mounted routes use (captured when createApp() builds them). */
+export function authContext(): AuthContext {
+  shared ??= createAuthContext();
+  return shared;
+}
+
+/** Makes `ctx` the process-wide context (tests do this before createApp()); undefined starts afresh. */
+export function setAuthContext(ctx: AuthContext | undefined): void {
+  shared = ctx;
+}

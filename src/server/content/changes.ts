@@ -1,0 +1,40 @@
+import { log } from '../log.ts';
+import { pageCache } from './page-cache.ts';
+import { markSearchIndexStale } from './search-index.ts';
+
+/** The parts of the site whose pages a change can touch, by the URL prefix of their pages. */
+export const CONTENT_SECTIONS = [
+  'news',
+  'zixun',
+  'baike',
+  'album',
+  'heji',
+  'case',
+  'promotion',
+  'font',
+  'site',
+] as const;
+/** A part of the site whose pages a change can touch. */
+export type ContentSection = (typeof CONTENT_SECTIONS)[number];
+
+/** The cached paths a change in a section makes stale: its list and every detail, home and the sitemap. */
+export function affectedPaths(section: ContentSection): (pathname: string) => boolean {
+  const prefix = `/${section}`;
+  return (pathname) =>
+    pathname === '/' ||
+    pathname === '/sitemap.xml' ||
+    (section !== 'site' && (pathname === prefix || pathname.startsWith(`${prefix}/`)));
+}
+
+/**
+ * Called by the services after they change content: purges every cached page that shows it (the
+ * item's page, its neighbours' previous/next links, its list, home, the sitemap and, for news, the
+ * RSS feed) and marks the search index for a rebuild. `'all'` purges every page.
+ */
+export async function contentChanged(section: ContentSection | 'all'): Promise<void> {
+  markSearchIndexStale();
+  const cache = pageCache();
+  if (section === 'all') await cache.purgeAll();
+  else await cache.purgeWhere(affectedPaths(section));
+  log().debug({ section }, 'content changed, pages purged');
+}

@@ -1,0 +1,212 @@
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import { ensureCover } from '../../content/covers.ts';
+import { renderMarkdown } from '../../content/html.ts';
+import type { Storage } from '../../storage/index.ts';
+import type { Db } from '../client.ts';
+import {
+  type ArticleKind,
+  albumFonts,
+  albums,
+  articles,
+  cases,
+  collectionFonts,
+  collections,
+  fontFamilies,
+  fonts,
+  tags,
+} from '../schema/index.ts';
+import type { ContentFile } from './content-files.ts';
+
+/** The order the encyclopedia's tags are listed in; tags not named here follow in file order. */
+export const BAIKE_TAG_ORDER = ['楷书', '行书', '草书', '隶书', '篆书', '书法家', '碑帖', '文房四宝', '笔法'];
+
+/** What seeding one item did. */
+export type ItemOutcome = 'added' | 'kept';
+
+/** The context items are seeded in: database, storage, and where to report unknown fonts. */
+export interface SeedItemContext {
+  db: Db;
+  storage: Storage;
+  warn(message: string): void;
+}
+
+/**
+ * The key that ties an article row to its file. Kinds share the slug column, so the kind is part
+ * of the key ('baike/kaishu'); editors' own articles have no slug.
+ */
+export function articleSlug(file: Pick<ContentFile, 'kind' | 'slug'>): string {
+  return `${file.kind}/${file.slug}`;
+}
+
+/**
+ * Albums, collections and cases have no slug column; their seeded rows are recognised by their
+ * cover key, which is made from the slug (covers/<kind>/<slug>-<hash>.webp) and which editing the
+ * item keeps. This one query is the place to change should the tables gain a slug.
+ */
+function coverKeyPattern(kind: string, slug: string) {
+  return `^covers/${kind}/${slug}-[0-9a-f]{12}\\.webp$`;
+}
+
+/** Resolves the font list of a file to family ids: family gnos or child font gnos, unknown ones reported. */
+export async function resolveFamilies(ctx: SeedItemContext, file: ContentFile): Promise<number[]> {
+  if (file.fonts.length === 0) return [];
+  const byFamily = await ctx.db
+    .select({ id: fontFamilies.id, gno: fontFamilies.gno })
+    .from(fontFamilies)
+    .where(inArray(fontFamilies.gno, file.fonts));
+  const byChild = await ctx.db
+    .select({ id: fonts.familyId, gno: fonts.gno })
+    .from(fonts)
+    .where(inArray(fonts.gno, file.fonts));
+  const ids: number[] = [];
+  for (const gno of file.fonts) {
+    const id = byFamily.find((row) => row.gno === gno)?.id ?? byChild.find((row) => row.gno === gno)?.id;
+    if (id === undefined) ctx.warn(`${file.kind}/${file.slug}.md: font '${gno}' is not in the library, left out`);
+    else if (!ids.includes(id)) ids.push(id);
+  }
+  return ids;
+}
+
+/** Family gnos of the given ids, in the same order (for drawing covers in the item's fonts). */
+async function familyGnos(db: Db, ids: number[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: fontFamilies.id, gno: fontFamilies.gno })
+    .from(fontFamilies)
+    .where(inArray(fontFamilies.id, ids));
+  return ids.map((id) => rows.find((row) => row.id === id)?.gno).filter((gno): gno is string => Boolean(gno));
+}
+
+/** Only web addresses and stored files may be played as a video. */
+function safeVideoUrl(url: string | undefined): string | null {
+  if (!url) return null;
+  return /^(https:\/\/|http:\/\/|\/files\/)[^\s"'<>]+$/i.test(url) ? url : null;
+}
+
+/**
+ * Finds or creates the grouping tag of an article, namespaced by its kind. Baike tags take their
+ * place in BAIKE_TAG_ORDER; other tags list in the order they first appear.
+ */
+export async function ensureArticleTag(db: Db, kind: ArticleKind, name: string): Promise<number> {
+  const [found] = await db
+    .select({ id: tags.id })
+    .from(tags)
+    .where(and(eq(tags.kind, kind), eq(tags.name, name)));
+  if (found) return found.id;
+  const index = kind === 'baike' ? BAIKE_TAG_ORDER.indexOf(name) : -1;
+  const [existing] = await db.select({ n: count() }).from(tags).where(eq(tags.kind, kind));
+  const sort = index === -1 ? BAIKE_TAG_ORDER.length + (existing?.n ?? 0) : index;
+  const [created] = await db.insert(tags).values({ kind, name, sort }).onConflictDoNothing().returning({ id: tags.id });
+  if (created) return created.id;
+  return ensureArticleTag(db, kind, name);
+}
+
+/** Seeds an article file (news, baike, zixun) unless its row exists; an existing row is never changed. */
+export async function seedArticle(ctx: SeedItemContext, file: ContentFile): Promise<ItemOutcome> {
+  if (file.kind !== 'news' && file.kind !== 'baike' && file.kind !== 'zixun')
+    throw new Error(`not an article: ${file.kind}`);
+  const slug = articleSlug(file);
+  const [existing] = await ctx.db.select({ id: articles.id }).from(articles).where(eq(articles.slug, slug));
+  if (existing) return 'kept';
+  const familyIds = await resolveFamilies(ctx, file);
+  const coverKey = await ensureCover(ctx.db, ctx.storage, {
+    kind: file.kind,
+    slug: file.slug,
+    title: file.title,
+    fonts: await familyGnos(ctx.db, familyIds),
+  });
+  const tagId = file.tag ? await ensureArticleTag(ctx.db, file.kind, file.tag) : null;
+  const publishedAt = file.publishedAt ?? new Date();
+  const inserted = await ctx.db
+    .insert(articles)
+    .values({
+      kind: file.kind,
+      slug,
+      title: file.title,
+      summary: file.summary,
+      bodyHtml: renderMarkdown(file.body),
+      coverKey,
+      author: file.author ?? null,
+      source: file.source ?? null,
+      tagId,
+      status: 'published',
+      publishedAt,
+      videoUrl: safeVideoUrl(file.video),
+      createdAt: publishedAt,
+      updatedAt: publishedAt,
+    })
+    .onConflictDoNothing()
+    .returning({ id: articles.id });
+  return inserted.length > 0 ? 'added' : 'kept';
+}
+
+/** Seeds an album or collection (heji) file with its fonts unless a row made from it exists. */
+export async function seedFontGroup(ctx: SeedItemContext, file: ContentFile, sort: number): Promise<ItemOutcome> {
+  if (file.kind !== 'album' && file.kind !== 'heji') throw new Error(`not a font group: ${file.kind}`);
+  const table = file.kind === 'album' ? albums : collections;
+  const [existing] = await ctx.db
+    .select({ id: table.id })
+    .from(table)
+    .where(sql`${table.coverKey} ~ ${coverKeyPattern(file.kind, file.slug)}`);
+  if (existing) return 'kept';
+  const familyIds = await resolveFamilies(ctx, file);
+  const coverKey = await ensureCover(ctx.db, ctx.storage, {
+    kind: file.kind,
+    slug: file.slug,
+    title: file.title,
+    fonts: await familyGnos(ctx.db, familyIds),
+  });
+  const values = {
+    title: file.title,
+    summary: file.summary,
+    descriptionHtml: renderMarkdown(file.body),
+    coverKey,
+    status: 'published' as const,
+    sort: file.sort ?? sort,
+    publishedAt: file.publishedAt ?? new Date(),
+  };
+  await ctx.db.transaction(async (tx) => {
+    if (file.kind === 'album') {
+      const [row] = await tx.insert(albums).values(values).returning({ id: albums.id });
+      if (row && familyIds.length > 0)
+        await tx
+          .insert(albumFonts)
+          .values(familyIds.map((familyId, index) => ({ albumId: row.id, familyId, sort: index })));
+    } else {
+      const [row] = await tx.insert(collections).values(values).returning({ id: collections.id });
+      if (row && familyIds.length > 0)
+        await tx
+          .insert(collectionFonts)
+          .values(familyIds.map((familyId, index) => ({ collectionId: row.id, familyId, sort: index })));
+    }
+  });
+  return 'added';
+}
+
+/** Seeds a case file unless a row made from it exists; the first font it names is the case's family. */
+export async function seedCase(ctx: SeedItemContext, file: ContentFile, sort: number): Promise<ItemOutcome> {
+  const [existing] = await ctx.db
+    .select({ id: cases.id })
+    .from(cases)
+    .where(sql`${cases.coverKey} ~ ${coverKeyPattern('case', file.slug)}`);
+  if (existing) return 'kept';
+  const familyIds = await resolveFamilies(ctx, file);
+  const coverKey = await ensureCover(ctx.db, ctx.storage, {
+    kind: 'case',
+    slug: file.slug,
+    title: file.title,
+    fonts: await familyGnos(ctx.db, familyIds),
+  });
+  await ctx.db.insert(cases).values({
+    title: file.title,
+    client: file.client ?? null,
+    summary: file.summary,
+    bodyHtml: renderMarkdown(file.body),
+    coverKey,
+    familyId: familyIds[0] ?? null,
+    status: 'published',
+    sort: file.sort ?? sort,
+    publishedAt: file.publishedAt ?? new Date(),
+  });
+  return 'added';
+}

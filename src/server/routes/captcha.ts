@@ -1,0 +1,96 @@
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { type AuthContext, authContext } from '../auth/context.ts';
+import { type ApiBindings, clientIp } from '../auth/middleware.ts';
+import { log } from '../log.ts';
+
+/**
+ * AJ-Captcha's answer shape. The captcha endpoints speak that protocol rather than the site's
+ * `{ code, message, data }` envelope, because captcha client libraries expect it.
+ */
+export interface CaptchaAnswer {
+  repCode: string;
+  repMsg: string | null;
+  repData: Record<string, unknown> | null;
+  success: boolean;
+}
+
+function answer(
+  c: Context,
+  repCode: string,
+  repMsg: string | null,
+  repData: Record<string, unknown> | null,
+  status = 200,
+) {
+  const body: CaptchaAnswer = { repCode, repMsg, repData, success: repCode === '0000' };
+  return c.json(body, status as ContentfulStatusCode);
+}
+
+async function readJson(c: Context): Promise<Record<string, unknown> | undefined> {
+  const text = await c.req.text();
+  if (!text.trim()) return {};
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The slider captcha, mounted at /captcha (SPEC §7 Captcha): POST /get hands out a puzzle, POST
+ * /check takes one answer per puzzle. Codes are AJ-Captcha's: 0000 passed, 6110 expired or used
+ * token, 6111 wrong position, 0011 missing field, 0016 malformed data, 6201 too many requests.
+ */
+export function captchaRoutes(ctx: AuthContext = authContext()): Hono<{ Bindings: ApiBindings }> {
+  const routes = new Hono<{ Bindings: ApiBindings }>();
+  routes.use('*', bodyLimit({ maxSize: 16 * 1024, onError: (c) => answer(c, '0016', '请求内容过大', null, 413) }));
+
+  routes.post('/get', async (c) => {
+    const body = await readJson(c);
+    if (!body) return answer(c, '0016', '请求体不是有效的 JSON', null, 400);
+    const type = body['captchaType'] ?? 'blockPuzzle';
+    if (type !== 'blockPuzzle') return answer(c, '0016', '只支持滑动拼图验证（blockPuzzle）', null, 400);
+    const verdict = ctx.limits.captchaGetIp.hit(`ip:${clientIp(c)}`);
+    if (!verdict.allowed) {
+      c.header('Retry-After', String(verdict.retryAfter));
+      return answer(c, '6201', '获取验证码太频繁，请稍后再试', null, 429);
+    }
+    try {
+      const challenge = await ctx.captcha.create();
+      return answer(c, '0000', null, { ...challenge, result: false });
+    } catch (error) {
+      log().error({ err: error }, 'Could not draw a captcha');
+      return answer(c, '6112', '获取验证码失败，请稍后再试', null, 500);
+    }
+  });
+
+  routes.post('/check', async (c) => {
+    const body = await readJson(c);
+    if (!body) return answer(c, '0016', '请求体不是有效的 JSON', null, 400);
+    const { token, pointJson, captchaType } = body;
+    if (typeof token !== 'string' || !token) return answer(c, '0011', 'token 不能为空', null, 400);
+    if (typeof pointJson !== 'string' || !pointJson) return answer(c, '0011', 'pointJson 不能为空', null, 400);
+    if (token.length > 64 || pointJson.length > 1024) return answer(c, '0016', '验证数据格式不正确', null, 400);
+    const verdict = ctx.limits.captchaCheckIp.hit(`ip:${clientIp(c)}`);
+    if (!verdict.allowed) {
+      c.header('Retry-After', String(verdict.retryAfter));
+      return answer(c, '6201', '验证太频繁，请稍后再试', null, 429);
+    }
+    const result = ctx.captcha.check(token, pointJson);
+    if (result.ok) {
+      return answer(c, '0000', null, {
+        captchaType: captchaType ?? 'blockPuzzle',
+        token,
+        result: true,
+        captchaVerification: result.captchaVerification,
+      });
+    }
+    return answer(c, result.repCode, result.message, null, result.repCode === '0016' ? 400 : 200);
+  });
+
+  return routes;
+}

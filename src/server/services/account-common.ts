@@ -1,0 +1,80 @@
+import { eq } from 'drizzle-orm';
+import type { AuthContext } from '../auth/context.ts';
+import type { LimitVerdict } from '../auth/rate-limit.ts';
+import type { Db } from '../db/client.ts';
+import { accounts, type CodeChannel } from '../db/schema/index.ts';
+import { ApiError, tooManyRequests } from '../http/envelope.ts';
+import { storage } from '../storage/index.ts';
+
+/** Who is calling, for rate limits and the session record. */
+export interface RequestMeta {
+  ip: string;
+  userAgent?: string | undefined;
+}
+
+/** An account row. */
+export type Account = typeof accounts.$inferSelect;
+
+/** The signed-in user as `account/user-info` answers it. */
+export interface UserInfo {
+  id: number;
+  nickname: string;
+  avatar: string | null;
+  mobile: string | null;
+  email: string | null;
+  /** True when WeChat is bound (the ids themselves stay on the server). */
+  wechatBound: boolean;
+  wechatNickname: string | null;
+  /** False for accounts made through WeChat that never set a password. */
+  hasPassword: boolean;
+  role: string;
+  createdAt: string;
+}
+
+/** The public view of an account. */
+export function toUserInfo(account: Account): UserInfo {
+  return {
+    id: account.id,
+    nickname: account.nickname,
+    avatar: account.avatarKey ? storage().url(account.avatarKey) : null,
+    mobile: account.mobile,
+    email: account.email,
+    wechatBound: Boolean(account.wechatUnionid || account.wechatOpenid),
+    wechatNickname: account.wechatNickname,
+    hasPassword: Boolean(account.passwordHash),
+    role: account.role,
+    createdAt: account.createdAt.toISOString(),
+  };
+}
+
+/** The account a mobile number or e-mail address belongs to, if any. */
+export async function findAccountByTarget(db: Db, channel: CodeChannel, target: string): Promise<Account | undefined> {
+  const column = channel === 'sms' ? accounts.mobile : accounts.email;
+  const [row] = await db.select().from(accounts).where(eq(column, target)).limit(1);
+  return row;
+}
+
+/** Throws 429 with Retry-After when a limiter says no. */
+export function enforce(verdict: LimitVerdict, message = '操作太频繁，请稍后再试'): void {
+  if (!verdict.allowed) throw tooManyRequests(verdict.retryAfter, message);
+}
+
+/** Refuses the action unless it carries a captcha verification passed moments ago (used up on the way). */
+export function requireCaptcha(ctx: AuthContext, verification: string | undefined): void {
+  if (!ctx.captcha.consumeVerification(verification)) {
+    throw new ApiError(400, '6110', '请先完成滑动验证（验证已失效时请重新验证）');
+  }
+}
+
+/** The default nickname of a new account: '用户' and six random digits, until the user picks one. */
+export function defaultNickname(): string {
+  return `用户${String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')}`;
+}
+
+/** True when a database error is a unique violation (23505), looking through Drizzle's wrapping. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
+    if ((current as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}

@@ -1,0 +1,194 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { aesEcbEncrypt } from '../../src/server/auth/captcha-crypto.ts';
+import { type AccountHarness, openAccountHarness } from '../helpers/account-harness.ts';
+import { browserEncrypt, findPieceOffset } from '../helpers/captcha-solver.ts';
+
+interface Puzzle {
+  originalImageBase64: string;
+  jigsawImageBase64: string;
+  token: string;
+  secretKey: string;
+}
+interface CaptchaBody {
+  repCode: string;
+  repMsg: string | null;
+  repData: Record<string, unknown> | null;
+  success: boolean;
+}
+
+let h: AccountHarness;
+let serial = 0;
+
+beforeAll(async () => {
+  h = await openAccountHarness();
+}, 60_000);
+afterAll(async () => {
+  await h.close();
+}, 60_000);
+
+async function post(
+  path: string,
+  body: unknown,
+  ip?: string,
+): Promise<{ status: number; body: CaptchaBody; headers: Headers }> {
+  serial += 1;
+  const res = await h.call('POST', path, body, { ip: ip ?? `10.7.0.${serial % 250}` });
+  return { status: res.status, body: res.body as unknown as CaptchaBody, headers: res.headers };
+}
+
+async function newPuzzle(): Promise<Puzzle & { x: number }> {
+  const res = await post('/captcha/get', { captchaType: 'blockPuzzle', clientUid: 'test', ts: Date.now() });
+  const data = res.body.repData as unknown as Puzzle;
+  return { ...data, x: await findPieceOffset(data.originalImageBase64, data.jigsawImageBase64) };
+}
+
+function check(puzzle: Puzzle, x: number, y = 5) {
+  const pointJson = browserEncrypt(JSON.stringify({ x, y }), puzzle.secretKey);
+  return post('/captcha/check', { captchaType: 'blockPuzzle', token: puzzle.token, pointJson });
+}
+
+describe('POST /captcha/get', () => {
+  test('answers two PNG images, a token and a per-captcha key in AJ-Captcha shape, without the answer', async () => {
+    const res = await post('/captcha/get', { captchaType: 'blockPuzzle' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ repCode: '0000', success: true });
+    const data = res.body.repData as unknown as Puzzle;
+    expect(Object.keys(data).sort()).toEqual([
+      'jigsawImageBase64',
+      'originalImageBase64',
+      'result',
+      'secretKey',
+      'token',
+    ]);
+    expect(data.token).toMatch(/^[0-9a-f]{32}$/);
+    expect(data.secretKey).toMatch(/^[A-Za-z0-9]{16}$/);
+    const background = await sharp(Buffer.from(data.originalImageBase64, 'base64')).metadata();
+    const piece = await sharp(Buffer.from(data.jigsawImageBase64, 'base64')).metadata();
+    expect([background.format, background.width, background.height]).toEqual(['png', 310, 155]);
+    expect([piece.format, piece.height, piece.hasAlpha]).toEqual(['png', 155, true]);
+    const other = await post('/captcha/get', {});
+    expect((other.body.repData as unknown as Puzzle).secretKey).not.toBe(data.secretKey);
+  });
+
+  test('refuses another captcha type and a body that is not JSON', async () => {
+    expect((await post('/captcha/get', { captchaType: 'clickWord' })).body.repCode).toBe('0016');
+    const res = await h.app.request('/captcha/get', { method: 'POST', body: '{oops' }, { clientAddress: '10.7.1.1' });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as CaptchaBody).repCode).toBe('0016');
+  });
+
+  test('answers 429 with Retry-After past 30 puzzles a minute from one address', async () => {
+    for (let i = 0; i < 30; i += 1) expect((await post('/captcha/get', {}, '10.7.2.1')).status).toBe(200);
+    const res = await post('/captcha/get', {}, '10.7.2.1');
+    expect(res.status).toBe(429);
+    expect(res.body.repCode).toBe('6201');
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    h.clock.advance(60_000);
+    expect((await post('/captcha/get', {}, '10.7.2.1')).status).toBe(200);
+  });
+});
+
+describe('POST /captcha/check', () => {
+  test.each([-5, 0, 5])('passes with the piece %i px from the hole', async (shift) => {
+    const puzzle = await newPuzzle();
+    const res = await check(puzzle, puzzle.x + shift);
+    expect(res.body).toMatchObject({ repCode: '0000', success: true, repData: { result: true, token: puzzle.token } });
+  });
+
+  test.each([-6, 6, 40])('fails with 6111 when the piece is %i px off', async (shift) => {
+    const puzzle = await newPuzzle();
+    const res = await check(puzzle, puzzle.x + shift);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ repCode: '6111', success: false, repData: null });
+  });
+
+  test('fails with 6111 when y is not the protocol value 5', async () => {
+    const puzzle = await newPuzzle();
+    expect((await check(puzzle, puzzle.x, 30)).body.repCode).toBe('6111');
+  });
+
+  test('gives each token one try: after a miss the right answer gets 6110', async () => {
+    const puzzle = await newPuzzle();
+    expect((await check(puzzle, puzzle.x + 30)).body.repCode).toBe('6111');
+    expect((await check(puzzle, puzzle.x)).body.repCode).toBe('6110');
+  });
+
+  test('answers 6110 for a used, an unknown and an expired token', async () => {
+    const used = await newPuzzle();
+    expect((await check(used, used.x)).body.repCode).toBe('0000');
+    expect((await check(used, used.x)).body.repCode).toBe('6110');
+    expect((await check({ ...used, token: 'f'.repeat(32) }, used.x)).body.repCode).toBe('6110');
+    const late = await newPuzzle();
+    h.clock.advance(120_000);
+    expect((await check(late, late.x)).body.repCode).toBe('6110');
+    const inTime = await newPuzzle();
+    h.clock.advance(119_999);
+    expect((await check(inTime, inTime.x)).body.repCode).toBe('0000');
+  });
+
+  test('hands out the same verification the browser computes from token and point', async () => {
+    const puzzle = await newPuzzle();
+    const point = JSON.stringify({ x: puzzle.x + 0.4, y: 5 });
+    const res = await post('/captcha/check', {
+      captchaType: 'blockPuzzle',
+      token: puzzle.token,
+      pointJson: browserEncrypt(point, puzzle.secretKey),
+    });
+    expect(res.body.repData?.['captchaVerification']).toBe(
+      browserEncrypt(`${puzzle.token}---${point}`, puzzle.secretKey),
+    );
+  });
+
+  test.each([
+    ['not base64', () => 'not base64 at all!'],
+    ['a partial block', () => Buffer.from('12345').toString('base64')],
+    ['bad padding', () => Buffer.alloc(16, 7).toString('base64')],
+    ['not JSON', (key: string) => aesEcbEncrypt('x=12,y=5', key)],
+    ['JSON without x', (key: string) => aesEcbEncrypt('{"y":5}', key)],
+    ['a string x', (key: string) => aesEcbEncrypt('{"x":"12","y":5}', key)],
+  ])('answers 400 with code 0016 and no stack for %s', async (_name, make) => {
+    const puzzle = await newPuzzle();
+    const res = await post('/captcha/check', {
+      captchaType: 'blockPuzzle',
+      token: puzzle.token,
+      pointJson: make(puzzle.secretKey),
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ repCode: '0016', success: false });
+    expect(JSON.stringify(res.body)).not.toMatch(/Error|at \w+ \(|node:|\.ts:/);
+    // The try is spent.
+    expect((await check(puzzle, puzzle.x)).body.repCode).toBe('6110');
+  });
+
+  test('answers 0011 when the token or the point is missing', async () => {
+    expect((await post('/captcha/check', { pointJson: 'abc' })).body.repCode).toBe('0011');
+    expect((await post('/captcha/check', { token: 'abc' })).body.repCode).toBe('0011');
+  });
+});
+
+describe('captcha verification', () => {
+  test('is accepted by the next action once, and not after 180 seconds', async () => {
+    const verification = await h.captcha();
+    expect(h.ctx.captcha.consumeVerification(verification)).toBe(true);
+    expect(h.ctx.captcha.consumeVerification(verification)).toBe(false);
+    const late = await h.captcha();
+    h.clock.advance(180_000);
+    expect(h.ctx.captcha.consumeVerification(late)).toBe(false);
+    const inTime = await h.captcha();
+    h.clock.advance(179_999);
+    expect(h.ctx.captcha.consumeVerification(inTime)).toBe(true);
+  });
+
+  test('a stale verification is refused by login with code 6110', async () => {
+    const captchaVerification = await h.captcha();
+    h.clock.advance(180_000);
+    const res = await h.call('POST', '/web/api/login', {
+      account: '13800138000',
+      password: 'whatever it is',
+      captchaVerification,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('6110');
+  });
+});

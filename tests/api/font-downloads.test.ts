@@ -1,0 +1,165 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import type { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { downloadHistory, fontFamilies } from '../../src/server/db/schema/index.ts';
+import { contentDisposition, downloadRoutes } from '../../src/server/routes/downloads.ts';
+import { fontRoutes } from '../../src/server/routes/fonts.ts';
+import { DOWNLOAD_LINK_TTL_MS, signDownload } from '../../src/server/services/download-links.ts';
+import { createDownloadLink, type DownloadLink } from '../../src/server/services/font-download.ts';
+import { call, insertAccount, type LibraryFixture, openFixtureLibrary, routesApp } from '../helpers/font-library.ts';
+
+const FIXTURES = path.resolve('tests/fixtures/fonts');
+let library: LibraryFixture;
+let app: Hono;
+let now = Date.UTC(2026, 5, 1, 8, 0, 0);
+let accountId: number;
+let loggedIn: number | null = null;
+
+/** Lists a zip's entries and their bytes with Python's zipfile (an independent reader). */
+function unzip(bytes: Uint8Array): Record<string, Buffer> {
+  const file = path.join(library.dataDir, `check-${Date.now()}.zip`);
+  fs.writeFileSync(file, bytes);
+  const script = `import sys, zipfile, json, base64
+z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None
+print(json.dumps({i.filename: base64.b64encode(z.read(i)).decode() for i in z.infolist()}))`;
+  const out = JSON.parse(execFileSync('python3', ['-c', script, file], { encoding: 'utf8', maxBuffer: 64 << 20 }));
+  return Object.fromEntries(
+    Object.entries(out as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64')]),
+  );
+}
+
+async function linkFor(gno: string): Promise<DownloadLink> {
+  return createDownloadLink(gno, { now: () => now });
+}
+
+beforeAll(async () => {
+  library = await openFixtureLibrary('downloads');
+  accountId = await insertAccount(library.db, 'reader@example.com');
+  app = routesApp((routes) => {
+    routes.route('/web/api', fontRoutes());
+    routes.route('/api/v1', downloadRoutes({ now: () => now, account: async () => loggedIn }));
+  });
+});
+
+afterAll(async () => {
+  await library.close();
+});
+
+describe('GET /web/api/font/get-download-url', () => {
+  test('hands out a signed link with expiry, file name and size', async () => {
+    const before = Date.now();
+    const answer = await call<DownloadLink>(app, '/web/api/font/get-download-url?gno=noto-sans-sc-700');
+    expect(answer.status).toBe(200);
+    expect(answer.data).toMatchObject({ fileName: '思源黑体（简体）-Bold.ttf', size: 95564 });
+    expect(answer.data.url).toMatch(/^\/api\/v1\/web\/noto-sans-sc-700\/download\?expires=\d+&signature=[\w-]+$/);
+    const expires = Date.parse(answer.data.expiresAt);
+    expect(expires - before).toBeGreaterThanOrEqual(DOWNLOAD_LINK_TTL_MS - 1000);
+    expect(expires - before).toBeLessThanOrEqual(DOWNLOAD_LINK_TTL_MS + 5000);
+  });
+
+  test('answers 404 for an unknown font', async () => {
+    expect((await call(app, '/web/api/font/get-download-url?gno=nope')).status).toBe(404);
+  });
+});
+
+describe('GET /api/v1/web/{gno}/download', () => {
+  test('streams a child font’s TTF with a UTF-8 file name', async () => {
+    const link = await linkFor('noto-sans-sc-400');
+    const res = await app.request(link.url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('font/ttf');
+    expect(res.headers.get('content-disposition')).toBe(
+      `attachment; filename="noto-sans-sc-400.ttf"; filename*=UTF-8''${encodeURIComponent('思源黑体（简体）-Regular.ttf')}`,
+    );
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.equals(fs.readFileSync(path.join(FIXTURES, 'noto-sans-sc/NotoSansSC_400Regular.ttf')))).toBe(true);
+    expect(res.headers.get('content-length')).toBe(String(bytes.length));
+  });
+
+  test('streams a family as a zip of every weight, its licence and a Chinese README', async () => {
+    const link = await linkFor('noto-sans-sc');
+    expect(link.fileName).toBe('思源黑体（简体）.zip');
+    const res = await app.request(link.url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/zip');
+    expect(res.headers.get('content-disposition')).toContain(
+      `filename*=UTF-8''${encodeURIComponent('思源黑体（简体）.zip')}`,
+    );
+    const entries = unzip(new Uint8Array(await res.arrayBuffer()));
+    expect(Object.keys(entries).sort()).toEqual([
+      'noto-sans-sc/NotoSansSC_400Regular.ttf',
+      'noto-sans-sc/NotoSansSC_700Bold.ttf',
+      'noto-sans-sc/OFL.txt',
+      'noto-sans-sc/README.txt',
+    ]);
+    for (const name of ['NotoSansSC_400Regular.ttf', 'NotoSansSC_700Bold.ttf']) {
+      expect(entries[`noto-sans-sc/${name}`]?.equals(fs.readFileSync(path.join(FIXTURES, 'noto-sans-sc', name)))).toBe(
+        true,
+      );
+    }
+    expect(entries['noto-sans-sc/OFL.txt']?.toString('utf8')).toContain('SIL OPEN FONT LICENSE');
+    const readme = entries['noto-sans-sc/README.txt']?.toString('utf8') ?? '';
+    expect(readme).toContain('思源黑体（简体）');
+    expect(readme).toContain('NotoSansSC_700Bold.ttf');
+  });
+
+  test('answers 403 once the link has expired', async () => {
+    const link = await linkFor('zcool-kuaile');
+    now += DOWNLOAD_LINK_TTL_MS - 1;
+    expect((await app.request(link.url)).status).toBe(200);
+    now += 2;
+    const res = await app.request(link.url);
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { message: string }).message).toBe('下载链接已过期，请回到字体详情页重新点击下载');
+  });
+
+  test.each([
+    ['a changed signature', (url: string) => url.replace(/signature=./, 'signature=A')],
+    ['a later expiry', (url: string) => url.replace(/expires=(\d+)/, (_, n) => `expires=${Number(n) + 60_000}`)],
+    ['another font', (url: string) => url.replace('noto-sans-sc-400', 'noto-sans-sc-700')],
+    ['no signature', (url: string) => url.replace(/&signature=.*/, '')],
+    ['an expiry that is not a number', (url: string) => url.replace(/expires=\d+/, 'expires=soon')],
+  ])('answers 403 for a link with %s', async (_label, forge) => {
+    const link = await linkFor('noto-sans-sc-400');
+    const res = await app.request(forge(link.url));
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { message: string }).message).toBe('下载链接无效，请回到字体详情页重新点击下载');
+  });
+
+  test('rejects a signature made with another secret', async () => {
+    const expires = now + 60_000;
+    const forged = signDownload('noto-sans-sc-400', expires, Buffer.from('x'.repeat(32)));
+    const res = await app.request(`/api/v1/web/noto-sans-sc-400/download?expires=${expires}&signature=${forged}`);
+    expect(res.status).toBe(403);
+  });
+
+  test('records visitors by IP only and logged-in users by account, and counts downloads', async () => {
+    const [before] = await library.db.select().from(fontFamilies).where(eq(fontFamilies.gno, 'ma-shan-zheng'));
+    loggedIn = null;
+    await (await app.request((await linkFor('ma-shan-zheng')).url)).arrayBuffer();
+    loggedIn = accountId;
+    await (await app.request((await linkFor('ma-shan-zheng-400')).url)).arrayBuffer();
+    loggedIn = null;
+    const [after] = await library.db.select().from(fontFamilies).where(eq(fontFamilies.gno, 'ma-shan-zheng'));
+    expect((after?.downloads ?? 0) - (before?.downloads ?? 0)).toBe(2);
+    const rows = await library.db
+      .select()
+      .from(downloadHistory)
+      .where(eq(downloadHistory.familyId, after?.id ?? -1));
+    expect(rows.map((row) => [row.accountId, row.fontId === null])).toEqual([
+      [null, true],
+      [accountId, false],
+    ]);
+  });
+});
+
+describe('contentDisposition', () => {
+  test('percent-encodes the UTF-8 name and keeps an ASCII fallback', () => {
+    expect(contentDisposition("站酷(快乐)'体.zip", 'zcool.zip')).toBe(
+      'attachment; filename="zcool.zip"; filename*=UTF-8\'\'%E7%AB%99%E9%85%B7%28%E5%BF%AB%E4%B9%90%29%27%E4%BD%93.zip',
+    );
+  });
+});

@@ -1,0 +1,190 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Hono } from 'hono';
+import { createApp } from '../../src/server/app.ts';
+import { type ManualClock, manualClock } from '../../src/server/auth/clock.ts';
+import { type AuthContext, createAuthContext, setAuthContext } from '../../src/server/auth/context.ts';
+import type { CodeMessage, MessageSender } from '../../src/server/auth/messages.ts';
+import { closeDatabase, type Db, useDatabase } from '../../src/server/db/client.ts';
+import { resetEnv } from '../../src/server/env.ts';
+import { browserEncrypt, findPieceOffset } from './captcha-solver.ts';
+import { openTestDatabase } from './database.ts';
+
+/** A sender that keeps what it was asked to deliver: the fake SMS or mail provider of a test. */
+export interface RecordingSender extends MessageSender {
+  sent: CodeMessage[];
+  /** The code of the newest message to `to`. */
+  lastCode(to: string): string;
+}
+
+/** Creates a recording sender. */
+export function recordingSender(name = 'recording'): RecordingSender {
+  const sent: CodeMessage[] = [];
+  return {
+    name,
+    sent,
+    async send(message) {
+      sent.push(message);
+    },
+    lastCode(to) {
+      const found = sent.filter((message) => message.to === to).at(-1);
+      if (!found) throw new Error(`No message was sent to ${to}`);
+      return found.code;
+    },
+  };
+}
+
+/** A JSON answer of the API. */
+export interface Answer<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: { code: string; message: string; data: T };
+}
+
+/** Options of one call. */
+export interface CallOptions {
+  token?: string;
+  ip?: string;
+  headers?: Record<string, string>;
+}
+
+/** An app with the account routes over a fresh database, a manual clock and recording senders. */
+export interface AccountHarness {
+  app: Hono;
+  ctx: AuthContext;
+  clock: ManualClock;
+  db: Db;
+  sms: RecordingSender;
+  email: RecordingSender;
+  dataDir: string;
+  call<T = unknown>(method: string, path: string, body?: unknown, options?: CallOptions): Promise<Answer<T>>;
+  /** Solves a fresh captcha from its images and answers the verification for the next action. */
+  captcha(options?: { ip?: string; shift?: number }): Promise<string>;
+  /** Sends a code (solving the captcha first) and answers it as the recipient reads it. */
+  code(account: string, purpose: 'login' | 'register' | 'reset' | 'bind', options?: CallOptions): Promise<string>;
+  /** Registers an account by mobile or e-mail and answers its token. */
+  register(account: string, password: string): Promise<string>;
+  /** Logs in with a password (solving the captcha) and answers the raw answer. */
+  login(account: string, password: string, options?: CallOptions): Promise<Answer<{ token: string; expired: number }>>;
+  close(): Promise<void>;
+}
+
+/**
+ * Sets up a harness; `env` adds variables before the configuration is read. With
+ * `configuredSenders` messages go where the configuration says (SMTP, Aliyun or the outbox)
+ * instead of to the recording senders.
+ */
+export async function openAccountHarness(
+  env: Record<string, string> = {},
+  setup: { configuredSenders?: boolean } = {},
+): Promise<AccountHarness> {
+  const saved = { ...process.env };
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'font-alliance-account-'));
+  Object.assign(process.env, { DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
+  resetEnv();
+  const database = await openTestDatabase();
+  // biome-ignore lint/correctness/useHookAtTopLevel: useDatabase is not a React hook.
+  useDatabase(database);
+  const clock = manualClock(Date.now());
+  const sms = recordingSender('sms');
+  const email = recordingSender('email');
+  const ctx = setup.configuredSenders ? createAuthContext({ clock }) : createAuthContext({ clock, sms, email });
+  // The app is built exactly as the site builds it; its account routes pick up this context.
+  setAuthContext(ctx);
+  const app = createApp();
+
+  let calls = 0;
+  const call = async <T>(
+    method: string,
+    url: string,
+    body?: unknown,
+    options: CallOptions = {},
+  ): Promise<Answer<T>> => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (body !== undefined && !(body instanceof FormData)) headers['content-type'] = 'application/json';
+    if (options.token) headers['alliance-authenticate'] = options.token;
+    const init: RequestInit = { method, headers };
+    if (body !== undefined) init.body = body instanceof FormData ? body : JSON.stringify(body);
+    // Every call comes from an address of its own unless the test names one, so per-IP limits
+    // only apply where a test is about them.
+    calls += 1;
+    const clientAddress = options.ip ?? `10.0.${Math.floor(calls / 250) % 250}.${calls % 250}`;
+    const res = await app.request(url, init, { clientAddress });
+    return { status: res.status, headers: res.headers, body: (await res.json()) as Answer<T>['body'] };
+  };
+
+  let captchas = 0;
+  let codes = 0;
+  const harness: AccountHarness = {
+    app,
+    ctx,
+    clock,
+    db: database.db,
+    sms,
+    email,
+    dataDir,
+    call,
+    async captcha(options = {}) {
+      // Each puzzle from its own address, so that many solves in one test stay under the captcha limits.
+      captchas += 1;
+      const ip = options.ip ?? `10.9.${Math.floor(captchas / 250)}.${captchas % 250}`;
+      const got = await call<never>('POST', '/captcha/get', { captchaType: 'blockPuzzle' }, { ip });
+      const data = (got.body as unknown as { repData: Record<string, string> }).repData;
+      const x =
+        (await findPieceOffset(data['originalImageBase64'] ?? '', data['jigsawImageBase64'] ?? '')) +
+        (options.shift ?? 0);
+      const point = JSON.stringify({ x, y: 5 });
+      const secretKey = data['secretKey'] ?? '';
+      const token = data['token'] ?? '';
+      const checked = await call(
+        'POST',
+        '/captcha/check',
+        { captchaType: 'blockPuzzle', token, pointJson: browserEncrypt(point, secretKey) },
+        { ip },
+      );
+      if ((checked.body as unknown as { repCode: string }).repCode !== '0000') throw new Error('Captcha not solved');
+      return browserEncrypt(`${token}---${point}`, secretKey);
+    },
+    async code(account, purpose, options = {}) {
+      const captchaVerification = await harness.captcha();
+      // Each request from its own address unless told otherwise, so per-IP caps stay out of the way.
+      codes += 1;
+      const ip = options.ip ?? `10.8.${Math.floor(codes / 250)}.${codes % 250}`;
+      const sent = await call(
+        'POST',
+        '/web/api/account/sendCode',
+        { account, purpose, captchaVerification },
+        { ...options, ip },
+      );
+      if (sent.status !== 200) throw new Error(`sendCode failed: ${sent.status} ${sent.body.message}`);
+      const code = setup.configuredSenders ? '' : (account.includes('@') ? email : sms).lastCode(account.toLowerCase());
+      // Move past the resend cooldown so the next code for the same address can be asked for.
+      clock.advance(61_000);
+      return code;
+    },
+    async register(account, password) {
+      const isMail = account.includes('@');
+      const code = await harness.code(account, 'register');
+      const res = await call<{ token: string }>(
+        'POST',
+        `/web/api/account/register/${isMail ? 'email' : 'phone'}`,
+        isMail ? { email: account, code, password } : { mobile: account, code, password },
+      );
+      if (res.status !== 200) throw new Error(`register failed: ${res.status} ${res.body.message}`);
+      return res.body.data.token;
+    },
+    async login(account, password, options = {}) {
+      const captchaVerification = await harness.captcha();
+      return call('POST', '/web/api/login', { account, password, captchaVerification }, options);
+    },
+    async close() {
+      setAuthContext(undefined);
+      await closeDatabase();
+      process.env = saved;
+      resetEnv();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}

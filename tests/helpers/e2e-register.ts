@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
+import { findPieceOffset } from './captcha-solver.ts';
+
+// The server's data folder (playwright.config.ts), where the local outbox keeps every code.
+const OUTBOX = path.join(process.env['E2E_DATA_DIR'] ?? '', 'outbox');
+
+/** The newest code the outbox holds for a recipient, waiting for it to arrive. */
+export async function outboxCode(recipient: string, after: number): Promise<string> {
+  let code = '';
+  await expect
+    .poll(() => {
+      const files = fs.existsSync(OUTBOX) ? fs.readdirSync(OUTBOX).filter((name) => name.endsWith('.json')) : [];
+      const entries = files
+        .map((name) => JSON.parse(fs.readFileSync(path.join(OUTBOX, name), 'utf8')) as Record<string, string>)
+        .filter((entry) => entry['recipient'] === recipient && Date.parse(entry['createdAt'] ?? '') >= after)
+        .sort((a, b) => (a['createdAt'] ?? '').localeCompare(b['createdAt'] ?? ''));
+      code = entries.at(-1)?.['code'] ?? '';
+      return code;
+    })
+    .toMatch(/^\d{6}$/);
+  return code;
+}
+
+/** Solves the slider puzzle the way a person does: looks at the images, then drags the knob. */
+export async function solveSliderCaptcha(page: Page): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: '安全验证' });
+  await expect(dialog).toBeVisible();
+  const background = dialog.getByRole('img', { name: '带缺口的拼图背景' });
+  const piece = dialog.getByRole('img', { name: '拼图块' });
+  await expect(background).toBeVisible();
+  const [bgSrc, pieceSrc] = await Promise.all([background.getAttribute('src'), piece.getAttribute('src')]);
+  const x = await findPieceOffset((bgSrc ?? '').split(',')[1] ?? '', (pieceSrc ?? '').split(',')[1] ?? '');
+  const stage = await background.boundingBox();
+  const knob = await dialog.getByRole('slider', { name: '拼图滑块' }).boundingBox();
+  if (!stage || !knob) throw new Error('The puzzle is not on screen');
+  const distance = (x * stage.width) / 310;
+  const startX = knob.x + knob.width / 2;
+  const startY = knob.y + knob.height / 2;
+  await page.mouse.move(startX, startY);
+  await page.mouse.down();
+  for (let step = 1; step <= 12; step += 1) await page.mouse.move(startX + (distance * step) / 12, startY + (step % 3));
+  await page.mouse.up();
+  await expect(dialog.getByRole('status')).toHaveText('验证通过');
+  await expect(dialog).toBeHidden();
+}
+
+/** Registers a new account by e-mail in the login dialog that is already open, and waits until signed in. */
+export async function registerInOpenDialog(page: Page, email: string, password: string): Promise<void> {
+  await page.getByRole('dialog', { name: '登录' }).getByRole('button', { name: '注册新账户' }).click();
+  const dialog = page.getByRole('dialog', { name: '注册' });
+  await dialog.getByRole('tab', { name: '邮箱注册' }).click();
+  await dialog.getByLabel('邮箱', { exact: true }).fill(email);
+  const sentAt = Date.now() - 1000;
+  await dialog.getByRole('button', { name: '获取验证码' }).click();
+  await solveSliderCaptcha(page);
+  await dialog.getByLabel('验证码', { exact: true }).fill(await outboxCode(email, sentAt));
+  await dialog.getByLabel('设置密码').fill(password);
+  await dialog.getByLabel('我已阅读并同意').check();
+  await dialog.getByRole('button', { name: '注册', exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('button', { name: /的账户菜单$/ })).toBeVisible();
+}
