@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { withPageCache } from '../src/server/content/isr-node.ts';
 import { closeDatabase, database } from '../src/server/db/client.ts';
 import { seedAll } from '../src/server/db/seed/index.ts';
 import { EnvError, env } from '../src/server/env.ts';
@@ -29,7 +30,8 @@ async function main(): Promise<void> {
   process.env['ASTRO_NODE_AUTOSTART'] = 'disabled';
   const entry = pathToFileURL(path.resolve('dist/server/entry.mjs')).href;
   const { handler } = (await import(entry)) as { handler: http.RequestListener };
-  const server = http.createServer(handler);
+  // Fresh cached pages go straight to the socket; everything else reaches Astro.
+  const server = http.createServer(withPageCache(handler));
   server.keepAliveTimeout = 65_000;
 
   await new Promise<void>((resolve, reject) => {

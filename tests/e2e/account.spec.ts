@@ -1,11 +1,9 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
 import { findPieceOffset } from '../helpers/captcha-solver.ts';
+import { openLogin, outboxCode, solveSliderCaptcha } from '../helpers/e2e-register.ts';
 
-// The server's data folder (playwright.config.ts), where the local outbox keeps every code.
-const OUTBOX = path.join(process.env['E2E_DATA_DIR'] ?? '', 'outbox');
 const SHOTS = '/tmp/shots';
 const stamp = Date.now().toString(36);
 const EMAIL = `reader-${stamp}@example.com`;
@@ -13,64 +11,12 @@ const MOBILE = `139${String(Date.now()).slice(-8)}`;
 const PASSWORD = 'ink and paper 2026';
 const NEW_PASSWORD = 'brush and stone 2026';
 
-/** The newest code the outbox holds for a recipient, waiting for it to arrive. */
-async function codeFor(recipient: string, after: number): Promise<string> {
-  let code = '';
-  await expect
-    .poll(() => {
-      const files = fs.existsSync(OUTBOX) ? fs.readdirSync(OUTBOX).filter((name) => name.endsWith('.json')) : [];
-      const entries = files
-        .map((name) => JSON.parse(fs.readFileSync(path.join(OUTBOX, name), 'utf8')) as Record<string, string>)
-        .filter((entry) => entry['recipient'] === recipient && Date.parse(entry['createdAt'] ?? '') >= after)
-        .sort((a, b) => (a['createdAt'] ?? '').localeCompare(b['createdAt'] ?? ''));
-      code = entries.at(-1)?.['code'] ?? '';
-      return code;
-    })
-    .toMatch(/^\d{6}$/);
-  return code;
-}
-
-/** Solves the slider puzzle the way a person does: looks at the images, then drags the knob. */
-async function solveCaptcha(page: Page, screenshot?: string): Promise<void> {
-  const dialog = page.getByRole('dialog', { name: '安全验证' });
-  await expect(dialog).toBeVisible();
-  const background = dialog.getByRole('img', { name: '带缺口的拼图背景' });
-  const piece = dialog.getByRole('img', { name: '拼图块' });
-  await expect(background).toBeVisible();
-  const [bgSrc, pieceSrc] = await Promise.all([background.getAttribute('src'), piece.getAttribute('src')]);
-  const x = await findPieceOffset((bgSrc ?? '').split(',')[1] ?? '', (pieceSrc ?? '').split(',')[1] ?? '');
-  if (screenshot) await page.screenshot({ path: `${SHOTS}/${screenshot}` });
-  const stage = await background.boundingBox();
-  const knob = await dialog.getByRole('slider', { name: '拼图滑块' }).boundingBox();
-  if (!stage || !knob) throw new Error('The puzzle is not on screen');
-  const distance = (x * stage.width) / 310;
-  const startX = knob.x + knob.width / 2;
-  const startY = knob.y + knob.height / 2;
-  await page.mouse.move(startX, startY);
-  await page.mouse.down();
-  for (let step = 1; step <= 12; step += 1) await page.mouse.move(startX + (distance * step) / 12, startY + (step % 3));
-  await page.mouse.up();
-  await expect(dialog.getByRole('status')).toHaveText('验证通过');
-  await expect(dialog).toBeHidden();
-}
-
-async function openLogin(page: Page): Promise<ReturnType<Page['getByRole']>> {
-  const dialog = page.getByRole('dialog', { name: '登录' });
-  // A click before the header's island has hydrated does nothing yet, so try again until it opens.
-  await expect(async () => {
-    if (!(await dialog.isVisible()))
-      await page.getByRole('banner').getByRole('button', { name: '登录', exact: true }).click();
-    await expect(dialog.getByRole('tab', { name: '密码登录' })).toBeVisible({ timeout: 2000 });
-  }).toPass({ timeout: 20_000 });
-  return dialog;
-}
-
 async function loginWithPassword(page: Page, account: string, password: string): Promise<void> {
   const dialog = await openLogin(page);
   await dialog.getByLabel('手机号或邮箱').fill(account);
   await dialog.getByLabel('密码', { exact: true }).fill(password);
   await dialog.getByRole('button', { name: '登录', exact: true }).click();
-  await solveCaptcha(page);
+  await solveSliderCaptcha(page);
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('button', { name: /的账户菜单$/ })).toBeVisible();
 }
@@ -115,8 +61,8 @@ test.describe('account journey', () => {
     await dialog.getByLabel('邮箱', { exact: true }).fill(EMAIL);
     let sentAt = Date.now() - 1000;
     await dialog.getByRole('button', { name: '获取验证码' }).click();
-    await solveCaptcha(page, 'account-captcha-1440.png');
-    await dialog.getByLabel('验证码', { exact: true }).fill(await codeFor(EMAIL, sentAt));
+    await solveSliderCaptcha(page);
+    await dialog.getByLabel('验证码', { exact: true }).fill(await outboxCode(EMAIL, sentAt));
     await dialog.getByLabel('设置密码').fill(PASSWORD);
     await dialog.getByLabel('我已阅读并同意').check();
     await page.screenshot({ path: `${SHOTS}/account-register-1440.png` });
@@ -136,8 +82,8 @@ test.describe('account journey', () => {
     await bind.getByLabel('新手机号').fill(MOBILE);
     sentAt = Date.now() - 1000;
     await bind.getByRole('button', { name: '获取验证码' }).click();
-    await solveCaptcha(page);
-    await bind.getByLabel('验证码', { exact: true }).fill(await codeFor(MOBILE, sentAt));
+    await solveSliderCaptcha(page);
+    await bind.getByLabel('验证码', { exact: true }).fill(await outboxCode(MOBILE, sentAt));
     await bind.getByLabel('当前密码').fill(PASSWORD);
     await bind.getByRole('button', { name: '绑定手机号' }).click();
     await expect(page.getByText(`${MOBILE.slice(0, 3)}****${MOBILE.slice(-4)}`)).toBeVisible();
@@ -162,8 +108,8 @@ test.describe('account journey', () => {
     await dialog.getByLabel('手机号', { exact: true }).fill(MOBILE);
     sentAt = Date.now() - 1000;
     await dialog.getByRole('button', { name: '获取验证码' }).click();
-    await solveCaptcha(page);
-    await dialog.getByLabel('短信验证码').fill(await codeFor(MOBILE, sentAt));
+    await solveSliderCaptcha(page);
+    await dialog.getByLabel('短信验证码').fill(await outboxCode(MOBILE, sentAt));
     await dialog.getByRole('button', { name: '登录', exact: true }).click();
     await expect(dialog).toBeHidden();
     await expect(page.getByRole('button', { name: /的账户菜单$/ })).toBeVisible();
@@ -208,7 +154,7 @@ test.describe('account journey', () => {
     await page.screenshot({ path: `${SHOTS}/account-sms-375.png` });
     await dialog.getByLabel('手机号', { exact: true }).fill('13700001234');
     await dialog.getByRole('button', { name: '获取验证码' }).click();
-    await solveCaptcha(page, 'account-captcha-375.png');
+    await solveSliderCaptcha(page);
     await expect(dialog.getByRole('button', { name: /秒后重发$/ })).toBeVisible();
     await dialog.getByRole('button', { name: '注册新账户' }).click();
     await expect(page.getByRole('dialog', { name: '注册' }).getByRole('tab', { name: '手机号注册' })).toBeVisible();

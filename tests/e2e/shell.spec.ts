@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { registerInOpenDialog } from '../helpers/e2e-register.ts';
 
 test.describe('unknown and malformed addresses', () => {
   test('answer 404 with the not-found page and a way home', async ({ page }) => {
@@ -67,15 +68,17 @@ test.describe('the /user guard', () => {
     expect(requested).not.toContain('/user/submit');
   });
 
-  test('with a token the visitor lands on the requested path', async ({ page, context, baseURL }) => {
-    await context.addCookies([{ name: 'token', value: 'e2e-token', url: baseURL ?? '' }]);
+  test('after logging in at the redirect, the visitor lands on the requested path', async ({ page }) => {
+    test.setTimeout(90_000);
+    await page.goto('/user/message');
+    await expect(page).toHaveURL(/\/\?redirect=%2Fuser%2Fmessage$/);
+    await registerInOpenDialog(page, `guard-${Date.now().toString(36)}@example.com`, 'ink and paper 2026');
+    await expect(page).toHaveURL(/\/user\/message$/);
+    await expect(page.getByRole('heading', { level: 1, name: '消息通知' })).toBeVisible();
+
     const direct = await page.goto('/user/overview');
     expect(direct?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1, name: '账户概览' })).toBeVisible();
-
-    await page.goto('/?redirect=%2Fuser%2Fmessage');
-    await expect(page).toHaveURL(/\/user\/message$/);
-    await expect(page.getByRole('heading', { level: 1, name: '消息通知' })).toBeVisible();
   });
 
   test('ignores a redirect that would leave the site', async ({ page, context, baseURL }) => {

@@ -46,6 +46,18 @@ export async function solveSliderCaptcha(page: Page): Promise<void> {
   await expect(dialog).toBeHidden();
 }
 
+/** Opens the login dialog from the header, once its island has hydrated. */
+export async function openLogin(page: Page): Promise<ReturnType<Page['getByRole']>> {
+  const dialog = page.getByRole('dialog', { name: '登录' });
+  // A click before the header's island has hydrated does nothing yet, so try again until it opens.
+  await expect(async () => {
+    if (!(await dialog.isVisible()))
+      await page.getByRole('banner').getByRole('button', { name: '登录', exact: true }).click();
+    await expect(dialog.getByRole('tab', { name: '密码登录' })).toBeVisible({ timeout: 2000 });
+  }).toPass({ timeout: 20_000 });
+  return dialog;
+}
+
 /** Registers a new account by e-mail in the login dialog that is already open, and waits until signed in. */
 export async function registerInOpenDialog(page: Page, email: string, password: string): Promise<void> {
   await page.getByRole('dialog', { name: '登录' }).getByRole('button', { name: '注册新账户' }).click();

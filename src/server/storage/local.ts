@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
+  type PutOptions,
   publicPath,
   type Storage,
   type StorageBody,
