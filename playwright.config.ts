@@ -2,7 +2,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
-const PORT = 4399;
+// E2E_PORT lets two runs on one machine (say, two checkouts) serve side by side.
+const PORT = Number(process.env['E2E_PORT'] || 4399);
 // Each run serves from its own data folder, seeded from the small fixture fonts. Workers load this
 // file again in other processes; E2E_DATA_DIR hands them the runner's folder (tests read the outbox).
 const dataDir = process.env['E2E_DATA_DIR'] || path.join(os.tmpdir(), `font-alliance-e2e-${process.pid}`);
