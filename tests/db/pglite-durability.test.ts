@@ -6,7 +6,6 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { openDatabase } from '../../src/server/db/client.ts';
 import { keywords } from '../../src/server/db/schema/index.ts';
-import { TEST_DATABASE_URL } from '../helpers/database.ts';
 
 // Node 24 from node_modules: it strips the TypeScript types of the modules the child imports.
 const NODE = path.resolve('node_modules/.bin/node');
@@ -41,9 +40,10 @@ function runScript(source: string): { child: ChildProcess; finished: Promise<Fin
   return { child, finished };
 }
 
-// PGlite is embedded in one process; against a PostgreSQL server the server itself locks and
-// makes writes durable, so these checks only make sense without TEST_DATABASE_URL.
-describe.skipIf(Boolean(TEST_DATABASE_URL))('PGlite data folder', () => {
+// PGlite is embedded in one process, so the lock and durability are ours to provide; against a
+// PostgreSQL server the server itself does both. These checks open PGlite folders of their own, so
+// they run in every configuration.
+describe('PGlite data folder', () => {
   let root: string | undefined;
   afterEach(() => {
     if (root) fs.rmSync(root, { recursive: true, force: true });

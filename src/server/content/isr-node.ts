@@ -11,7 +11,8 @@ import { pageCache } from './page-cache.ts';
 export function withPageCache(handler: http.RequestListener): http.RequestListener {
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return handler(req, res);
-    const target = pageCacheKey(new URL(req.url ?? '/', 'http://localhost'));
+    // Joined, not resolved: a request target like `//evil.example` must stay a path on this host.
+    const target = pageCacheKey(new URL(`http://localhost${req.url ?? '/'}`));
     const page = target ? pageCache().peek(target.key) : undefined;
     if (!page || !isFresh(page)) return handler(req, res);
     const answer = cachedAnswer(
