@@ -4,26 +4,35 @@ import { defineConfig } from 'vitest/config';
 // on embedded PGlite like everything else, once on PostgreSQL, so both engines pass the same tests.
 const postgres = process.env['TEST_DATABASE_URL'] || '';
 
+const shared = {
+  testTimeout: 30_000,
+  // PGlite and the durability tests spawn processes and hold WASM heaps; forks isolate them.
+  pool: 'forks',
+} as const;
+const env = { LOG_LEVEL: 'silent', NODE_ENV: 'test' };
+
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
-    exclude: ['tests/e2e/**', 'tests/bench/**', 'node_modules/**'],
-    testTimeout: 30_000,
-    // PGlite and the durability tests spawn processes and hold WASM heaps; forks isolate them.
-    pool: 'forks',
-    env: { LOG_LEVEL: 'silent', NODE_ENV: 'test' },
     projects: [
-      { extends: true, test: { name: 'pglite', env: { TEST_DATABASE_URL: '' } } },
+      {
+        test: {
+          ...shared,
+          name: 'pglite',
+          include: ['tests/**/*.test.ts'],
+          exclude: ['tests/e2e/**', 'tests/bench/**', 'node_modules/**'],
+          env: { ...env, TEST_DATABASE_URL: '' },
+        },
+      },
       ...(postgres
         ? [
             {
-              extends: true,
               test: {
+                ...shared,
                 name: 'postgres',
                 include: ['tests/db/**/*.test.ts'],
                 // PGlite's own lock and crash safety; a PostgreSQL server provides both itself.
                 exclude: ['tests/db/pglite-durability.test.ts'],
-                env: { TEST_DATABASE_URL: postgres },
+                env: { ...env, TEST_DATABASE_URL: postgres },
               },
             },
           ]

@@ -83,8 +83,27 @@ const fresh500: number[] = [];
 for (let i = 0; i < 10; i++) fresh500.push(await preview(freshText(500)));
 rows.push(['/webfont/http + WOFF2 fetch, fresh 500 chars', `${median(fresh500).toFixed(2)} ms`]);
 
-const face = loadSubsetFace(bytes);
 const a20 = [...freshText(20)].map((ch) => ch.codePointAt(0) ?? 0);
+const loadStarted = performance.now();
+const face = loadSubsetFace(bytes);
+face.subset(a20);
+rows.push([
+  'first subset of a newly loaded face (load + subset), 20 chars',
+  `${(performance.now() - loadStarted).toFixed(2)} ms`,
+]);
+const plainTimes: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  const started = performance.now();
+  face.subset(a20);
+  plainTimes.push(performance.now() - started);
+}
+rows.push(['subset step alone (harfbuzzjs, plain face), 20 chars', `${median(plainTimes).toFixed(3)} ms`]);
+const preprocessStarted = performance.now();
+face.preprocess();
+rows.push([
+  'preprocessing the face (once, for popular fonts)',
+  `${(performance.now() - preprocessStarted).toFixed(1)} ms`,
+]);
 for (let i = 0; i < 5; i++) face.subset(a20);
 const subsetTimes: number[] = [];
 const woffTimes: number[] = [];

@@ -3,8 +3,10 @@ import { createRequire } from 'node:module';
 
 // A thin binding to HarfBuzz's hb-subset, compiled to WASM by the harfbuzzjs project. We call it
 // directly rather than through `subset-font` because that package copies the font into the WASM
-// heap and builds a new face on every call; here a face is loaded once, preprocessed with
-// `hb_subset_preprocess` (2–4× faster subsetting afterwards) and reused until it is evicted.
+// heap and builds a new face on every call; here a face is loaded once and reused until it is
+// evicted. A face that keeps being used is also preprocessed (`hb_subset_preprocess`: 2–4× faster
+// subsetting afterwards), but only then: preprocessing a CJK face costs 150–250 ms, while a first
+// subset from the plain face costs a few, so a page of first-time previews stays fast.
 
 interface HbExports {
   memory: WebAssembly.Memory;
@@ -30,6 +32,10 @@ interface HbExports {
 }
 
 const HB_MEMORY_MODE_READONLY = 1;
+/** The first four bytes of a TrueType, OpenType (CFF) or collection file. */
+const SFNT_TAGS = new Set(['\0\x01\0\0', 'true', 'OTTO', 'ttcf']);
+const HB_SUBSET_SETS_NAME_ID = 4;
+const HB_SUBSET_SETS_NAME_LANG_ID = 5;
 const HB_SUBSET_SETS_LAYOUT_FEATURE_TAG = 6;
 
 let compiled: WebAssembly.Module | undefined;
@@ -59,10 +65,28 @@ function newHeap(): Heap {
   return { api: exports, faces: 0 };
 }
 
+/** How a subset is made beyond its code points. */
+export interface SubsetOptions {
+  /**
+   * Keep every name record in every language. HarfBuzz keeps only name IDs 0–6 in US English by
+   * default, which drops a CJK font's Chinese family name; previews do not need it, downloads do.
+   */
+  keepAllNames?: boolean;
+}
+
 /** A font loaded into the WASM heap and preprocessed for repeated subsetting. */
 export interface SubsetFace {
   /** Subsets to the given code points; the result is a TTF/OTF of the same flavour as the source. */
-  subset(codePoints: Iterable<number>): Uint8Array;
+  subset(codePoints: Iterable<number>, options?: SubsetOptions): Uint8Array;
+  /**
+   * Preprocesses the face for faster subsetting, once; keeps the plain face when the heap has no
+   * room for the preprocessed one. Call it between requests, not in their way.
+   */
+  preprocess(): void;
+  /** Whether the face has been preprocessed. */
+  readonly preprocessed: boolean;
+  /** How many subsets the face has made. */
+  readonly uses: number;
   /** Frees the WASM memory; the face cannot be used afterwards. */
   destroy(): void;
   /** Bytes the face holds in the WASM heap (the font itself). */
@@ -74,17 +98,15 @@ export class SubsetError extends Error {
   override name = 'SubsetError';
 }
 
-/** Loads and preprocesses a font in one heap, or answers undefined when the heap has no room for it. */
+/** Loads a font into one heap, or answers undefined when the heap has no room for it. */
 function loadInto(heap: Heap, font: Uint8Array): SubsetFace | undefined {
   const api = heap.api;
   const fontPtr = api.malloc(font.byteLength);
   if (fontPtr === 0) return undefined;
   new Uint8Array(api.memory.buffer, fontPtr, font.byteLength).set(font);
   const blob = api.hb_blob_create(fontPtr, font.byteLength, HB_MEMORY_MODE_READONLY, 0, 0);
-  const rawFace = api.hb_face_create(blob, 0);
+  let face = api.hb_face_create(blob, 0);
   api.hb_blob_destroy(blob);
-  const face = api.hb_subset_preprocess(rawFace);
-  api.hb_face_destroy(rawFace);
   const probe = face === 0 || face === api.hb_face_get_empty() ? 0 : api.malloc(HEADROOM_BYTES);
   if (probe === 0) {
     if (face !== 0) api.hb_face_destroy(face);
@@ -94,10 +116,18 @@ function loadInto(heap: Heap, font: Uint8Array): SubsetFace | undefined {
   api.free(probe);
   heap.faces++;
   let destroyed = false;
+  let preprocessed = false;
+  let uses = 0;
 
   return {
     size: font.byteLength,
-    subset(codePoints) {
+    get preprocessed() {
+      return preprocessed;
+    },
+    get uses() {
+      return uses;
+    },
+    subset(codePoints, options = {}) {
       if (destroyed) throw new SubsetError('face was destroyed');
       const input = api.hb_subset_input_create_or_fail();
       if (input === 0) throw new SubsetError('hb_subset_input_create_or_fail failed');
@@ -109,18 +139,40 @@ function loadInto(heap: Heap, font: Uint8Array): SubsetFace | undefined {
         const features = api.hb_subset_input_set(input, HB_SUBSET_SETS_LAYOUT_FEATURE_TAG);
         api.hb_set_clear(features);
         api.hb_set_invert(features);
+        if (options.keepAllNames) {
+          for (const setType of [HB_SUBSET_SETS_NAME_ID, HB_SUBSET_SETS_NAME_LANG_ID]) {
+            const set = api.hb_subset_input_set(input, setType);
+            api.hb_set_clear(set);
+            api.hb_set_invert(set);
+          }
+        }
         result = api.hb_subset_or_fail(face, input);
         if (result === 0) throw new SubsetError('HarfBuzz could not subset this font');
         resultBlob = api.hb_face_reference_blob(result);
         const length = api.hb_blob_get_length(resultBlob);
         const data = api.hb_blob_get_data(resultBlob, 0);
         if (length === 0) throw new SubsetError('HarfBuzz produced an empty font');
+        uses++;
         return new Uint8Array(api.memory.buffer, data, length).slice();
       } finally {
         if (resultBlob !== 0) api.hb_blob_destroy(resultBlob);
         if (result !== 0) api.hb_face_destroy(result);
         api.hb_subset_input_destroy(input);
       }
+    },
+    preprocess() {
+      if (destroyed || preprocessed) return;
+      preprocessed = true;
+      const ready = api.hb_subset_preprocess(face);
+      const probe = ready === 0 || ready === api.hb_face_get_empty() ? 0 : api.malloc(HEADROOM_BYTES);
+      if (probe === 0) {
+        // No room left to subset with it: the plain face keeps working.
+        if (ready !== 0) api.hb_face_destroy(ready);
+        return;
+      }
+      api.free(probe);
+      api.hb_face_destroy(face);
+      face = ready;
     },
     destroy() {
       if (destroyed) return;
@@ -133,11 +185,14 @@ function loadInto(heap: Heap, font: Uint8Array): SubsetFace | undefined {
 }
 
 /**
- * Loads a font (TTF or OTF bytes) into a HarfBuzz instance of its own and preprocesses it. Every
+ * Loads a font (TTF or OTF bytes) into a HarfBuzz instance of its own. Every
  * layout feature is kept when subsetting, so CJK punctuation (`halt`, `chws`), vertical forms
  * (`vert`) and kerning survive.
  */
 export function loadSubsetFace(font: Uint8Array): SubsetFace {
+  // HarfBuzz makes an empty face of anything, so the sfnt version is checked here.
+  if (!SFNT_TAGS.has(String.fromCharCode(...font.subarray(0, 4))))
+    throw new SubsetError('HarfBuzz can only subset TrueType or OpenType fonts');
   const face = loadInto(newHeap(), font);
   if (!face) throw new SubsetError('HarfBuzz could not load this font (too large for its heap, or not a font)');
   return face;

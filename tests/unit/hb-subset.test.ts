@@ -1,0 +1,37 @@
+import fs from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { loadSubsetFace, SubsetError } from '../../src/server/fonts/hb-subset.ts';
+
+const FONT = new Uint8Array(fs.readFileSync('tests/fixtures/fonts/noto-sans-sc/NotoSansSC_400Regular.ttf'));
+const TEXT = [...'永和九年，岁在癸丑'].map((ch) => ch.codePointAt(0) ?? 0);
+
+describe('a subset face', () => {
+  test('subsets from the plain face at first, and the same bytes once preprocessed', () => {
+    const face = loadSubsetFace(FONT);
+    try {
+      expect(face.preprocessed).toBe(false);
+      const plain = face.subset(TEXT);
+      expect(face.uses).toBe(1);
+      face.preprocess();
+      expect(face.preprocessed).toBe(true);
+      const preprocessed = face.subset(TEXT);
+      expect(face.uses).toBe(2);
+      expect(Buffer.from(preprocessed).equals(Buffer.from(plain))).toBe(true);
+      expect(plain.byteLength).toBeLessThan(FONT.byteLength / 4);
+    } finally {
+      face.destroy();
+    }
+  });
+
+  test('cannot be used once destroyed, and preprocessing it then does nothing', () => {
+    const face = loadSubsetFace(FONT);
+    face.destroy();
+    face.preprocess();
+    expect(face.preprocessed).toBe(false);
+    expect(() => face.subset(TEXT)).toThrow(SubsetError);
+  });
+
+  test('refuses bytes that are not a font', () => {
+    expect(() => loadSubsetFace(new TextEncoder().encode('not a font at all'))).toThrow(SubsetError);
+  });
+});
