@@ -150,7 +150,7 @@ export async function seedFonts(options: SeedFontsOptions): Promise<SeedFontsRes
             report();
           },
         });
-        if (downloaded) log().info({ gno: entry.gno, bytes: entry.source.size }, 'font package downloaded');
+        if (downloaded) log().debug({ gno: entry.gno, bytes: entry.source.size }, 'font package downloaded');
         progress.phase = 'index';
         report(true);
         files = await extractFontFiles(file, workDir);
@@ -161,7 +161,7 @@ export async function seedFonts(options: SeedFontsOptions): Promise<SeedFontsRes
       const faces = await indexFaces(entry, files, store);
       await saveFamily(database, store, entry, stamp, files, faces);
       result.seeded.push(entry.gno);
-      log().info(
+      log().debug(
         { gno: entry.gno, fonts: faces.length, ms: Math.round(performance.now() - started) },
         'font family seeded',
       );
