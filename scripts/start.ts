@@ -5,9 +5,11 @@ import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { withPageCache } from '../src/server/content/isr-node.ts';
+import { pageCache } from '../src/server/content/page-cache.ts';
 import { closeDatabase, database } from '../src/server/db/client.ts';
 import { seedAll } from '../src/server/db/seed/index.ts';
 import { EnvError, env } from '../src/server/env.ts';
+import { withCompressedAssets } from '../src/server/http/static-assets.ts';
 import { ensureBuilt } from './lib/build.ts';
 import { createProgress } from './lib/progress.ts';
 
@@ -16,7 +18,7 @@ if (fs.existsSync('.env')) process.loadEnvFile('.env');
 async function main(): Promise<void> {
   const config = env();
 
-  await ensureBuilt();
+  const buildId = await ensureBuilt();
 
   const opened = await database();
   console.log(
@@ -25,13 +27,15 @@ async function main(): Promise<void> {
       : 'Database: PostgreSQL from DATABASE_URL',
   );
   await seedAll({ progress: createProgress() });
+  await pageCache().keepOnlyBuild(buildId);
 
   // The adapter's entry would start its own server on import; this process owns the server.
   process.env['ASTRO_NODE_AUTOSTART'] = 'disabled';
   const entry = pathToFileURL(path.resolve('dist/server/entry.mjs')).href;
   const { handler } = (await import(entry)) as { handler: http.RequestListener };
-  // Fresh cached pages go straight to the socket; everything else reaches Astro.
-  const server = http.createServer(withPageCache(handler));
+  // Fingerprinted assets go out compressed and fresh cached pages straight to the socket;
+  // everything else reaches Astro.
+  const server = http.createServer(withCompressedAssets(withPageCache(handler), path.resolve('dist/client')));
   server.keepAliveTimeout = 65_000;
 
   await new Promise<void>((resolve, reject) => {

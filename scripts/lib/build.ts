@@ -27,12 +27,15 @@ export function buildFingerprint(): string {
   return hash.digest('hex');
 }
 
-/** Runs `astro build` unless dist/ was built from exactly the current sources. */
-export async function ensureBuilt(): Promise<void> {
+/**
+ * Runs `astro build` unless dist/ was built from exactly the current sources; answers the build's
+ * fingerprint, which also identifies the build (the page cache keeps only pages of this build).
+ */
+export async function ensureBuilt(): Promise<string> {
   const fingerprint = buildFingerprint();
   const built =
     fs.existsSync('dist/server/entry.mjs') && fs.existsSync(STAMP) && fs.readFileSync(STAMP, 'utf8') === fingerprint;
-  if (built) return;
+  if (built) return fingerprint;
   console.log('Building the site (first start or changed sources)…');
   const started = Date.now();
   const astro = path.resolve('node_modules/.bin/astro');
@@ -41,4 +44,5 @@ export async function ensureBuilt(): Promise<void> {
     throw new Error(`astro build failed with exit code ${result.status}; run "npm run build" to see why.`);
   fs.writeFileSync(STAMP, fingerprint);
   console.log(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return fingerprint;
 }

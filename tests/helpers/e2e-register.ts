@@ -46,10 +46,10 @@ export async function solveSliderCaptcha(page: Page): Promise<void> {
   await expect(dialog).toBeHidden();
 }
 
-/** Opens the login dialog from the header, once its island has hydrated. */
+/** Opens the login dialog from the header, once its script is listening. */
 export async function openLogin(page: Page): Promise<ReturnType<Page['getByRole']>> {
   const dialog = page.getByRole('dialog', { name: '登录' });
-  // A click before the header's island has hydrated does nothing yet, so try again until it opens.
+  // A click before the page's scripts have run does nothing yet, so try again until it opens.
   await expect(async () => {
     if (!(await dialog.isVisible()))
       await page.getByRole('banner').getByRole('button', { name: '登录', exact: true }).click();

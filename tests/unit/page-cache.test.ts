@@ -174,3 +174,20 @@ describe('servePageFromCache', () => {
     expect(await new PageCache(dir).get(`/news/${newsId}`, `/news/${newsId}`)).toBeUndefined();
   });
 });
+
+describe('PageCache.keepOnlyBuild', () => {
+  test('keeps warm pages of the same build and forgets those of another build', async () => {
+    const dir = pageCache().dir;
+    await pageCache().keepOnlyBuild('build-a');
+    await visit(`/news/${newsId}`);
+
+    const sameBuild = new PageCache(dir);
+    await sameBuild.keepOnlyBuild('build-a');
+    expect(await sameBuild.get(`/news/${newsId}`, `/news/${newsId}`)).toBeDefined();
+
+    // Pages of build-a name its scripts and styles, which build-b no longer has.
+    const nextBuild = new PageCache(dir);
+    await nextBuild.keepOnlyBuild('build-b');
+    expect(await nextBuild.get(`/news/${newsId}`, `/news/${newsId}`)).toBeUndefined();
+  });
+});

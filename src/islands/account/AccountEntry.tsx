@@ -1,8 +1,8 @@
 import { type ReactElement, useEffect, useState } from 'react';
 import '../../styles/account.css';
+import { accountModalTitle } from '../../lib/account-modal.ts';
 import { safeRedirectPath } from '../../lib/routes.ts';
 import type { AccountModalType } from '../../stores/user.ts';
-import { accountModalTitle } from './AccountModal.tsx';
 import AccountPanel from './AccountPanel.tsx';
 
 const TYPES = ['login', 'register', 'forget'] as const;

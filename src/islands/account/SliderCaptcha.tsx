@@ -10,8 +10,8 @@ import {
 } from 'react';
 import { type CaptchaPuzzle, checkCaptcha, getCaptcha } from '../../api/captcha.ts';
 import '../../styles/captcha.css';
+import { trapTab } from '../../lib/trap-tab.ts';
 import { Icon } from '../common/icons.tsx';
-import { trapTab } from '../common/trap-tab.ts';
 import { encryptCaptchaPoint } from './captcha-cipher.ts';
 
 /** The width the server draws puzzles at; answers are given in these pixels. */
@@ -47,27 +47,37 @@ export default function SliderCaptcha({ open, onPass, onCancel }: SliderCaptchaP
   const [puzzle, setPuzzle] = useState<CaptchaPuzzle | null>(null);
   const [status, setStatus] = useState<Status>('loading');
   const [message, setMessage] = useState('');
-  const [offset, setOffset] = useState(0);
+  const [offset, setShownOffset] = useState(0);
+  // Key repeat can deliver several keys before React renders again; reading the latest position
+  // from a ref keeps every press and lets Enter submit where the knob really is.
+  const latestOffset = useRef(0);
+  const setOffset = useCallback((value: number) => {
+    latestOffset.current = value;
+    setShownOffset(value);
+  }, []);
   const [width, setWidth] = useState(IMAGE_WIDTH);
   const [pieceWidth, setPieceWidth] = useState(52);
   const titleId = useId();
   const hintId = useId();
 
-  const load = useCallback(async (note = '') => {
-    setStatus('loading');
-    setOffset(0);
-    setMessage(note);
-    try {
-      const answer = await getCaptcha();
-      if (answer.repCode !== '0000' || !answer.repData) throw new Error(answer.repMsg ?? '');
-      setPuzzle(answer.repData);
-      setStatus('ready');
-    } catch (error) {
-      const status = (error as { status?: number }).status;
-      setStatus('error');
-      setMessage(status === 429 ? '获取拼图太频繁，请稍后再试' : '拼图加载失败，请点“换一张”重试');
-    }
-  }, []);
+  const load = useCallback(
+    async (note = '') => {
+      setStatus('loading');
+      setOffset(0);
+      setMessage(note);
+      try {
+        const answer = await getCaptcha();
+        if (answer.repCode !== '0000' || !answer.repData) throw new Error(answer.repMsg ?? '');
+        setPuzzle(answer.repData);
+        setStatus('ready');
+      } catch (error) {
+        const status = (error as { status?: number }).status;
+        setStatus('error');
+        setMessage(status === 429 ? '获取拼图太频繁，请稍后再试' : '拼图加载失败，请点“换一张”重试');
+      }
+    },
+    [setOffset],
+  );
 
   useEffect(() => {
     const element = dialog.current;
@@ -126,7 +136,7 @@ export default function SliderCaptcha({ open, onPass, onCancel }: SliderCaptchaP
   function onPointerDown(event: PointerEvent<HTMLButtonElement>): void {
     if (!movable) return;
     event.currentTarget.setPointerCapture(event.pointerId);
-    drag.current = { startX: event.clientX, startOffset: offset };
+    drag.current = { startX: event.clientX, startOffset: latestOffset.current };
   }
 
   function onPointerMove(event: PointerEvent<HTMLButtonElement>): void {
@@ -145,6 +155,7 @@ export default function SliderCaptcha({ open, onPass, onCancel }: SliderCaptchaP
   function onKnobKey(event: KeyboardEvent<HTMLButtonElement>): void {
     if (!movable) return;
     const step = event.shiftKey ? 10 : 1;
+    const offset = latestOffset.current;
     const moves: Record<string, number> = {
       ArrowRight: offset + step,
       ArrowUp: offset + step,

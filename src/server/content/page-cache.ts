@@ -185,6 +185,20 @@ export class PageCache {
     await fsp.rm(aside, { recursive: true, force: true });
   }
 
+  /**
+   * Forgets every page rendered by another build of the site. Pages name the build's fingerprinted
+   * scripts and styles, which a new build replaces, so a warm disk cache from before a deploy would
+   * otherwise serve pages whose assets no longer exist. The build's id is kept beside the pages.
+   */
+  async keepOnlyBuild(buildId: string): Promise<void> {
+    const file = `${this.dir}.build`;
+    const previous = await fsp.readFile(file, 'utf8').catch(() => undefined);
+    if (previous === buildId) return;
+    await this.purgeAll();
+    await fsp.mkdir(path.dirname(file), { recursive: true });
+    await fsp.writeFile(file, buildId);
+  }
+
   /** How many pages memory holds (for tests and the benchmark). */
   get size(): number {
     return this.memory.size;

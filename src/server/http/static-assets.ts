@@ -1,0 +1,112 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import type http from 'node:http';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/** Where the build writes its fingerprinted assets, under the client folder and in URLs. */
+export const ASSET_PREFIX = '/_astro/';
+
+// A file's name changes whenever its content does, so browsers may keep it for a year unasked.
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** Text assets worth compressing; images and fonts are compressed already. */
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.map': 'application/json; charset=utf-8',
+};
+
+interface Asset {
+  type: string;
+  etag: string;
+  identity: Buffer;
+  br: Buffer;
+  gzip: Buffer;
+}
+
+/** Picks the encoding to send: Brotli when accepted, else gzip, else none. */
+export function pickEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | undefined {
+  const accepted = acceptEncoding ?? '';
+  if (/\bbr\b/.test(accepted)) return 'br';
+  if (/\bgzip\b/.test(accepted)) return 'gzip';
+  return undefined;
+}
+
+async function loadAsset(file: string, type: string): Promise<Asset | undefined> {
+  const identity = await fs.readFile(file).catch(() => undefined);
+  if (!identity) return undefined;
+  const [br, gz] = await Promise.all([
+    brotli(identity, {
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+      },
+    }),
+    gzip(identity, { level: 9 }),
+  ]);
+  const etag = `"${createHash('sha256').update(identity).digest('base64url').slice(0, 22)}"`;
+  return { type, etag, identity, br, gzip: gz };
+}
+
+/**
+ * Serves the build's fingerprinted text assets (`/_astro/*.js`, `.css` …) compressed, in front of
+ * the adapter's static handler, which sends them uncompressed with a zero max-age. Each file is
+ * compressed once (Brotli at its best quality, and gzip), on its first request, and kept in memory:
+ * they are few and small, and unchanged until the next build. Anything else, including a missing
+ * file, goes on to `handler`.
+ */
+export function withCompressedAssets(handler: http.RequestListener, clientDir: string): http.RequestListener {
+  const root = path.resolve(clientDir, ASSET_PREFIX.slice(1));
+  const assets = new Map<string, Promise<Asset | undefined>>();
+  return (req, res) => {
+    const url = req.url ?? '/';
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !url.startsWith(ASSET_PREFIX)) return handler(req, res);
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(url.split('?')[0] ?? '');
+    } catch {
+      return handler(req, res);
+    }
+    const type = TYPES[path.extname(pathname)];
+    const file = path.resolve(root, pathname.slice(ASSET_PREFIX.length));
+    if (!type || path.dirname(file) !== root) return handler(req, res);
+    let asset = assets.get(file);
+    if (!asset) {
+      asset = loadAsset(file, type);
+      assets.set(file, asset);
+      // A file that is not there now may appear with the next build; do not remember the miss.
+      void asset.then((found) => found || assets.delete(file));
+    }
+    asset.then(
+      (found) => {
+        if (!found) return handler(req, res);
+        const headers: Record<string, string> = {
+          'Content-Type': found.type,
+          'Cache-Control': IMMUTABLE,
+          ETag: found.etag,
+          Vary: 'Accept-Encoding',
+        };
+        if (req.headers['if-none-match'] === found.etag) {
+          res.writeHead(304, headers);
+          res.end();
+          return;
+        }
+        const encoding = pickEncoding(req.headers['accept-encoding']);
+        const body = encoding ? found[encoding] : found.identity;
+        if (encoding) headers['Content-Encoding'] = encoding;
+        headers['Content-Length'] = String(body.length);
+        res.writeHead(200, headers);
+        res.end(req.method === 'HEAD' ? undefined : body);
+      },
+      () => handler(req, res),
+    );
+  };
+}

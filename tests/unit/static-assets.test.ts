@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { pickEncoding, withCompressedAssets } from '../../src/server/http/static-assets.ts';
+
+let clientDir: string;
+let server: http.Server;
+let base: string;
+const script = `export const greeting = ${JSON.stringify('你好'.repeat(500))};\n`;
+
+/** A GET that keeps the body as sent (Node's fetch would decode it). */
+function get(
+  pathname: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${base}${pathname}`, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      })
+      .on('error', reject);
+  });
+}
+
+beforeAll(async () => {
+  clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'static-assets-'));
+  fs.mkdirSync(path.join(clientDir, '_astro'));
+  fs.writeFileSync(path.join(clientDir, '_astro', 'page.AbC123.js'), script);
+  fs.writeFileSync(path.join(clientDir, 'secret.js'), 'outside');
+  const fallback: http.RequestListener = (_req, res) => {
+    res.writeHead(418, { 'Content-Type': 'text/plain' });
+    res.end('fallback');
+  };
+  server = http.createServer(withCompressedAssets(fallback, clientDir));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  fs.rmSync(clientDir, { recursive: true, force: true });
+});
+
+describe('pickEncoding', () => {
+  test.each([
+    ['gzip, deflate, br, zstd', 'br'],
+    ['gzip', 'gzip'],
+    ['identity', undefined],
+    ['', undefined],
+  ])('answers %s with %s', (header, encoding) => {
+    expect(pickEncoding(header)).toBe(encoding);
+  });
+});
+
+describe('withCompressedAssets', () => {
+  test('sends a fingerprinted script with Brotli, cached for a year', async () => {
+    const answer = await get('/_astro/page.AbC123.js', { 'Accept-Encoding': 'gzip, br' });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-encoding']).toBe('br');
+    expect(answer.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(answer.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(answer.headers['vary']).toBe('Accept-Encoding');
+    expect(zlib.brotliDecompressSync(answer.body).toString()).toBe(script);
+    expect(answer.body.length).toBeLessThan(Buffer.byteLength(script) / 10);
+  });
+
+  test('sends gzip or the plain file to clients without Brotli', async () => {
+    const gzipped = await get('/_astro/page.AbC123.js', { 'Accept-Encoding': 'gzip' });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzipped.body).toString()).toBe(script);
+    const plain = await get('/_astro/page.AbC123.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(script);
+  });
+
+  test('answers 304 to a client that has the file', async () => {
+    const first = await get('/_astro/page.AbC123.js');
+    const again = await get('/_astro/page.AbC123.js', { 'If-None-Match': String(first.headers['etag']) });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+  });
+
+  test.each(['/_astro/missing.js', '/_astro/..%2Fsecret.js', '/_astro/%E0%A4%A.js', '/secret.js'])(
+    'leaves %s to the next handler',
+    async (pathname) => {
+      const answer = await get(pathname, { 'Accept-Encoding': 'br' });
+      expect(answer.status).toBe(418);
+    },
+  );
+});
