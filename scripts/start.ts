@@ -12,6 +12,7 @@ import { EnvError, env } from '../src/server/env.ts';
 import { withCompressedAssets } from '../src/server/http/static-assets.ts';
 import { ensureBuilt } from './lib/build.ts';
 import { createProgress } from './lib/progress.ts';
+import { warmFontLibrary } from './lib/warm.ts';
 
 if (fs.existsSync('.env')) process.loadEnvFile('.env');
 
@@ -44,6 +45,8 @@ async function main(): Promise<void> {
   });
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   console.log(`${config.SITE_TITLE} is ready at http://${shownHost}:${config.PORT}`);
+  const selfHost = { '0.0.0.0': '127.0.0.1', '::': '::1' }[config.HOST] ?? config.HOST;
+  void warmFontLibrary(`http://${selfHost.includes(':') ? `[${selfHost}]` : selfHost}:${config.PORT}`);
 
   let stopping = false;
   const stop = async (signal: string) => {
