@@ -43,10 +43,11 @@ async function main(): Promise<void> {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, resolve);
   });
+  // Requests are served from here on; "ready" is announced once the library's fonts are loaded.
+  const selfHost = { '0.0.0.0': '127.0.0.1', '::': '::1' }[config.HOST] ?? config.HOST;
+  await warmFontLibrary(`http://${selfHost.includes(':') ? `[${selfHost}]` : selfHost}:${config.PORT}`);
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   console.log(`${config.SITE_TITLE} is ready at http://${shownHost}:${config.PORT}`);
-  const selfHost = { '0.0.0.0': '127.0.0.1', '::': '::1' }[config.HOST] ?? config.HOST;
-  void warmFontLibrary(`http://${selfHost.includes(':') ? `[${selfHost}]` : selfHost}:${config.PORT}`);
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -8,19 +8,23 @@ interface FontList {
   data?: { records?: Array<{ fontGNo: string }> };
 }
 
+/** Waits no longer than this; the server is already serving meanwhile. */
+const WARM_TIMEOUT_MS = 15_000;
+
 /** Loads the faces of the library's first page into the subset workers; failures only get logged. */
 export async function warmFontLibrary(origin: string): Promise<void> {
   const started = performance.now();
+  const signal = AbortSignal.timeout(WARM_TIMEOUT_MS);
   try {
-    const list = (await (
-      await fetch(`${origin}/web/api/fontOverride/getFontList?size=${PAGE_SIZE}`)
-    ).json()) as FontList;
+    const listed = await fetch(`${origin}/web/api/fontOverride/getFontList?size=${PAGE_SIZE}`, { signal });
+    const list = (await listed.json()) as FontList;
     const items = (list.data?.records ?? []).map((family) => ({ gno: family.fontGNo, text: '永' }));
     if (items.length === 0) return;
     const answer = await fetch(`${origin}/webfont/http`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(items),
+      signal,
     });
     if (!answer.ok) throw new Error(`subset service answered ${answer.status}`);
     log().info({ faces: items.length, ms: Math.round(performance.now() - started) }, 'font library warmed');

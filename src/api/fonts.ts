@@ -3,6 +3,8 @@ import type { Id, Page, PageQuery, Query } from './types.ts';
 
 /** A child font (one weight or style file) of a family (SPEC §3). */
 export interface ChildFontResource {
+  /** The child font's own id (a family's own resource fields leave it out). */
+  id?: number;
   fontGNo: string;
   familyName: string;
   fontFamily: string;

@@ -46,6 +46,8 @@ export interface FontCoverage {
 
 /** One weight/style of a family (SPEC §3 childFontResource). */
 export interface ChildFontResource {
+  /** The child font's own id, by which the tools name a library font. */
+  id: number;
   fontGNo: string;
   familyName: string;
   fontFamily: string;
@@ -143,6 +145,7 @@ export type FontRow = typeof fonts.$inferSelect;
 function toResource(family: FamilyRow, children: FontRow[]): FontResource {
   const childResources = children.map(
     (font): ChildFontResource => ({
+      id: font.id,
       fontGNo: font.gno,
       familyName: family.nameZh,
       fontFamily: family.nameEn,
