@@ -41,7 +41,7 @@ try {
   const first = `/font?text=${encodeURIComponent(`春江潮水连海平${stamp}`)}`;
   const second = `/font?text=${encodeURIComponent(`海上明月共潮生${stamp}`)}`;
   for (const [label, url] of [
-    ['fresh text, first request (faces load)', first],
+    ['fresh text, first visit after start', first],
     ['fresh text, faces resident', second],
     ['same page again (subsets cached)', second],
     ['default sample text', '/font'],
