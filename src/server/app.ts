@@ -12,8 +12,10 @@ import { fileRoutes } from './routes/files.ts';
 import { fontRoutes } from './routes/fonts.ts';
 import { healthRoutes } from './routes/health.ts';
 import { siteRoutes } from './routes/site.ts';
+import { toolRoutes } from './routes/tools.ts';
 import { webfontRoutes } from './routes/webfont.ts';
 import { wechatRoutes } from './routes/wechat.ts';
+import { startToolsSweeper } from './services/tools-sweeper.ts';
 
 /** The URL prefixes the API answers; each is mounted into Astro by one catch-all endpoint. */
 export const API_PREFIXES = ['/web/api', '/api/v1', '/captcha', '/webfont', '/tools/api'] as const;
@@ -51,6 +53,7 @@ export function createApp(): Hono {
   app.route('/web/api', wechatRoutes());
   app.route('/captcha', captchaRoutes());
   app.route('/webfont', webfontRoutes());
+  app.route('/tools/api', toolRoutes());
   app.route('/files', fileRoutes());
 
   app.notFound((c) => c.json(errorBody('404', `接口不存在：${c.req.method} ${c.req.path}`), 404));
@@ -67,6 +70,8 @@ export function createApp(): Hono {
     return c.json(errorBody('500', `服务器出错了，请稍后再试或联系管理员（请求编号 ${c.get('requestId')}）`), 500);
   });
 
+  // Uploads and tool outputs expire; the sweeper runs with the API, whichever process hosts it.
+  startToolsSweeper();
   return app;
 }
 

@@ -21,6 +21,10 @@ const schema = z.object({
   NPM_REGISTRY: z.url().default('https://registry.npmjs.org'),
   SUBSET_WORKERS: z.coerce.number().int().min(1).max(32).optional(),
   SUBSET_FACE_CACHE_MB: z.coerce.number().int().min(16).max(16_384).default(400),
+  // Font tools (README "Font tools and hosted web fonts").
+  TOOLS_MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(2048).default(50),
+  TOOLS_TEMP_TTL_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
+  TOOLS_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
   /** Signs font download links; when unset a random secret is made once and kept in DATA_DIR. */
   DOWNLOAD_URL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   // Accounts (README "Accounts: SMTP, SMS and WeChat").

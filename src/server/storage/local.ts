@@ -108,6 +108,24 @@ export class LocalStorage implements Storage {
     await fsp.rm(this.#file(key), { force: true });
   }
 
+  async list(prefix: string): Promise<string[]> {
+    const dir = this.#file(prefix);
+    let entries: fs.Dirent[];
+    try {
+      entries = await fsp.readdir(dir, { recursive: true, withFileTypes: true });
+    } catch (error) {
+      if (isMissing(error)) return [];
+      throw error;
+    }
+    return entries
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.relative(this.root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'));
+  }
+
+  async deleteTree(prefix: string): Promise<void> {
+    await fsp.rm(this.#file(prefix), { recursive: true, force: true });
+  }
+
   url(key: string): string {
     return publicPath(key);
   }

@@ -37,6 +37,10 @@ export interface Storage {
   stat(key: string): Promise<StorageStat | undefined>;
   /** Removes an object; removing a missing one is not an error. */
   delete(key: string): Promise<void>;
+  /** The keys of every object under a folder ('tools/tmp' lists 'tools/tmp/…'), in no set order. */
+  list(prefix: string): Promise<string[]>;
+  /** Removes every object under a folder, and the folder itself. */
+  deleteTree(prefix: string): Promise<void>;
   /** The public path that serves the object, '/files/<key>'. */
   url(key: string): string;
 }

@@ -1,0 +1,144 @@
+// The font tools' calls (issue 7): upload a font for a while, start a conversion or a subset, and
+// read the job that does the work. Uploads go through XMLHttpRequest because fetch cannot report
+// upload progress in every browser yet.
+
+import { showToast } from '../stores/toast.ts';
+import { $token } from '../stores/user.ts';
+import { httpErrorMessage, NETWORK_MESSAGE } from './errors.ts';
+import { API_BASE, http, RequestError, SUCCESS_CODE, TOKEN_HEADER } from './http.ts';
+
+/** Formats the server reads and writes. */
+export type FontFormat = 'ttf' | 'otf' | 'ttc' | 'woff' | 'woff2' | 'eot';
+/** Formats the converter writes. */
+export type ConvertFormat = 'ttf' | 'otf' | 'woff' | 'woff2' | 'eot' | 'svg';
+/** Formats the subset generator writes. */
+export type SubsetFormat = 'ttf' | 'woff' | 'woff2';
+/** Character sets the subset generator knows by name. */
+export type SubsetCharset = 'gb2312' | 'common3500' | 'big5' | 'latin';
+
+/** A font kept on the server for a while, as the upload call answers. */
+export interface UploadedFont {
+  fileId: string;
+  name: string;
+  size: number;
+  format: FontFormat;
+  familyName: string;
+  glyphCount: number;
+  /** How many faces the file holds (a TTC holds several). */
+  faces: number;
+  expiresAt: string;
+}
+
+/** Where a tool reads its font from: an upload, or a font of the library. */
+export type FontSource = { fileId: string } | { fontId: number };
+
+/** One file a job produced. */
+export interface JobFile {
+  format: string;
+  name: string;
+  size: number;
+  url: string;
+}
+
+/** What a finished job left behind. */
+export interface JobResult {
+  files: JobFile[];
+  zipUrl?: string;
+  familyName?: string;
+  /** Characters the subset kept. */
+  keptCount?: number;
+  /** Characters asked for that the font does not have (the first few hundred). */
+  missing?: string;
+  /** How many characters the font does not have, all of them. */
+  missingCount?: number;
+  /** The `@font-face` rules of a subset. */
+  css?: string;
+}
+
+/** A job as the server reports it while polled. */
+export interface Job {
+  state: 'queued' | 'running' | 'done' | 'failed';
+  /** 0 to 1. */
+  progress: number;
+  /** What the job is doing now, in Chinese. */
+  step: string;
+  error?: string;
+  result?: JobResult;
+  /** When the job and its files are deleted. */
+  expiresAt?: string;
+}
+
+/** What the conversion call takes. */
+export interface ConvertRequest {
+  source: FontSource;
+  formats: ConvertFormat[];
+  faceIndex?: number;
+}
+
+/** What the subset call takes. */
+export interface SubsetRequest {
+  source: FontSource;
+  text?: string;
+  charsets?: SubsetCharset[];
+  formats: SubsetFormat[];
+}
+
+/** Starts a conversion; the answer names the job to poll. */
+export const startConvert = (request: ConvertRequest) =>
+  http<{ jobId: string }>('/tools/api/convert', { method: 'POST', body: request });
+
+/** Starts a subset; the answer names the job to poll. */
+export const startSubset = (request: SubsetRequest) =>
+  http<{ jobId: string }>('/tools/api/subset', { method: 'POST', body: request });
+
+/** Reads a job. Quiet: the poller decides what a failed read means. */
+export const getJob = (jobId: string, signal?: AbortSignal) =>
+  http<Job>(`/tools/api/jobs/${encodeURIComponent(jobId)}`, { quiet: true, ...(signal ? { signal } : {}) });
+
+function envelopeOf(text: string): { code?: unknown; message?: unknown; data?: unknown } | undefined {
+  try {
+    const body: unknown = JSON.parse(text);
+    return typeof body === 'object' && body !== null ? body : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Uploads a font for the tools, reporting progress as a share of the bytes sent (0 to 1). A failure
+ * rejects with a RequestError whose message is the server's Chinese text (too large, not a font …)
+ * and shows it as a toast, like every other call.
+ */
+export function uploadFont(file: File, onProgress: (share: number) => void, signal?: AbortSignal) {
+  return new Promise<UploadedFont>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    const fail = (message: string, status?: number, code?: string) => {
+      showToast(message, 'error');
+      reject(new RequestError(message, status, code));
+    };
+    xhr.open('POST', `${API_BASE}/tools/api/upload`);
+    xhr.setRequestHeader('X-Requested-With', 'XMLHttpRequest');
+    const token = $token.get();
+    if (token) xhr.setRequestHeader(TOKEN_HEADER, token);
+    xhr.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable) onProgress(event.loaded / event.total);
+    });
+    xhr.addEventListener('load', () => {
+      const body = envelopeOf(xhr.responseText);
+      const message = typeof body?.message === 'string' ? body.message : undefined;
+      if (xhr.status >= 200 && xhr.status < 300 && String(body?.code) === SUCCESS_CODE) {
+        resolve(body?.data as UploadedFont);
+      } else if (xhr.status >= 200 && xhr.status < 300) {
+        fail(message || '上传未成功，请稍后再试', xhr.status, body?.code ? String(body.code) : undefined);
+      } else {
+        fail(httpErrorMessage(xhr.status, message), xhr.status, body?.code ? String(body.code) : undefined);
+      }
+    });
+    xhr.addEventListener('error', () => fail(NETWORK_MESSAGE));
+    xhr.addEventListener('abort', () => reject(new DOMException('上传已取消', 'AbortError')));
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    const form = new FormData();
+    form.append('file', file, file.name);
+    xhr.send(form);
+  });
+}
