@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { registerInOpenDialog } from '../helpers/e2e-register.ts';
 import { measurePreviews } from '../helpers/preview-metrics.ts';
 
 // The fixture library: 思源黑体（简体） (2 weights), 马善政毛笔楷书 (书法), 站酷快乐体 (艺术).
@@ -74,12 +75,42 @@ test.describe('the font library', () => {
     expect(forged.status()).toBe(403);
   });
 
-  test('asks a visitor to log in before starring a font', async ({ page }) => {
-    // Starring itself needs an account; the e2e server has no login without the accounts flow
-    // (mail outbox), so the signed-in path is covered by tests/api/favorites.test.ts.
+  test('a visitor logs in from the star, keeps two fonts, and compares them side by side', async ({ page }) => {
+    test.setTimeout(90_000);
     await page.goto('/font');
-    await page.getByRole('button', { name: '收藏站酷快乐体' }).click();
-    await expect(page.getByRole('dialog').filter({ hasText: '登录' }).first()).toBeVisible();
+    const star = page.getByRole('button', { name: '收藏站酷快乐体' });
+    await star.click();
+    await registerInOpenDialog(page, `fonts-${Date.now().toString(36)}@example.com`, 'ink and paper 2026');
+
+    await star.click();
+    await expect(page.getByText('收藏成功').first()).toBeVisible();
+    await expect(star).toHaveAttribute('aria-pressed', 'true');
+    await page.getByRole('button', { name: '收藏思源黑体（简体）' }).click();
+    await expect(page.getByRole('button', { name: '收藏思源黑体（简体）' })).toHaveAttribute('aria-pressed', 'true');
+    // Starring again after a reload keeps one entry: the star shows the stored state.
+    await page.reload();
+    await expect(star).toHaveAttribute('aria-pressed', 'true');
+
+    await page.goto('/user/favorite');
+    const kept = page.getByRole('region', { name: '收藏的字体' });
+    await expect(kept.getByRole('link', { name: '站酷快乐体' })).toBeVisible();
+    await expect(kept.getByRole('link', { name: '思源黑体（简体）' })).toBeVisible();
+
+    await page.goto('/font/zcool-kuaile');
+    await page.getByRole('button', { name: '把站酷快乐体加入对比' }).click();
+    await page.goto('/font/noto-sans-sc');
+    await page.getByRole('button', { name: '把思源黑体（简体）加入对比' }).click();
+    await page.goto('/user/compare');
+    await expect(page.getByRole('article', { name: '站酷快乐体' })).toBeVisible();
+    await expect(page.getByRole('article', { name: '思源黑体（简体）' })).toBeVisible();
+    await page.getByLabel('对比文字').fill('天地玄黄');
+    await expect(page.getByRole('article', { name: '站酷快乐体' })).toContainText('天地玄黄');
+    await expect(page.getByRole('article', { name: '思源黑体（简体）' })).toContainText('天地玄黄');
+
+    await page.goto('/font');
+    await star.click();
+    await expect(page.getByText('已取消收藏').first()).toBeVisible();
+    await expect(star).toHaveAttribute('aria-pressed', 'false');
   });
 
   test('adds two fonts to the compare list and removes one, with SPEC’s messages', async ({ page }) => {
