@@ -50,8 +50,19 @@ export const getFontList = (query: PageQuery & Query = {}) =>
 /** One family with everything the detail page shows. */
 export const getFontDetail = (query: Query) => get<FontResource>('/web/api/font/getFontDetail', query);
 
+/** An expiring, signed download address for a font file or a family's zip. */
+export interface DownloadLink {
+  /** Path of the signed link, relative to the site. */
+  url: string;
+  /** When the link stops working (ISO-8601). */
+  expiresAt: string;
+  /** The name the file is saved under. */
+  fileName: string;
+  size: number;
+}
+
 /** An expiring download address for a font file. */
-export const getFontDownloadUrl = (query: Query) => get<string>('/web/api/font/get-download-url', query);
+export const getFontDownloadUrl = (query: Query) => get<DownloadLink>('/web/api/font/get-download-url', query);
 
 /** The font dictionary of the library filters. */
 export const getFontDicts = () => get<FontDicts>('/web/api/dict/font-default');
