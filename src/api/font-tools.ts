@@ -2,6 +2,7 @@
 // read the job that does the work. Uploads go through XMLHttpRequest because fetch cannot report
 // upload progress in every browser yet.
 
+import type { JobView } from '../lib/tools-types.ts';
 import { showToast } from '../stores/toast.ts';
 import { $token } from '../stores/user.ts';
 import { httpErrorMessage, NETWORK_MESSAGE } from './errors.ts';
@@ -32,42 +33,6 @@ export interface UploadedFont {
 /** Where a tool reads its font from: an upload, or a font of the library. */
 export type FontSource = { fileId: string } | { fontId: number };
 
-/** One file a job produced. */
-export interface JobFile {
-  format: string;
-  name: string;
-  size: number;
-  url: string;
-}
-
-/** What a finished job left behind. */
-export interface JobResult {
-  files: JobFile[];
-  zipUrl?: string;
-  familyName?: string;
-  /** Characters the subset kept. */
-  keptCount?: number;
-  /** Characters asked for that the font does not have (the first few hundred). */
-  missing?: string;
-  /** How many characters the font does not have, all of them. */
-  missingCount?: number;
-  /** The `@font-face` rules of a subset. */
-  css?: string;
-}
-
-/** A job as the server reports it while polled. */
-export interface Job {
-  state: 'queued' | 'running' | 'done' | 'failed';
-  /** 0 to 1. */
-  progress: number;
-  /** What the job is doing now, in Chinese. */
-  step: string;
-  error?: string;
-  result?: JobResult;
-  /** When the job and its files are deleted. */
-  expiresAt?: string;
-}
-
 /** What the conversion call takes. */
 export interface ConvertRequest {
   source: FontSource;
@@ -93,7 +58,7 @@ export const startSubset = (request: SubsetRequest) =>
 
 /** Reads a job. Quiet: the poller decides what a failed read means. */
 export const getJob = (jobId: string, signal?: AbortSignal) =>
-  http<Job>(`/tools/api/jobs/${encodeURIComponent(jobId)}`, { quiet: true, ...(signal ? { signal } : {}) });
+  http<JobView>(`/tools/api/jobs/${encodeURIComponent(jobId)}`, { quiet: true, ...(signal ? { signal } : {}) });
 
 function envelopeOf(text: string): { code?: unknown; message?: unknown; data?: unknown } | undefined {
   try {

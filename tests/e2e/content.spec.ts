@@ -50,8 +50,22 @@ test.describe('reading journey', () => {
     const zip = await page.request.get((await download.getAttribute('href')) ?? '');
     expect(zip.status()).toBe(200);
     expect(zip.headers()['content-type']).toBe('application/zip');
+    const albumTitle = (await page.getByRole('heading', { level: 1 }).textContent())?.trim() ?? '';
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: `${SHOTS}/content-album-390.png`, fullPage: true });
+
+    // Both are listed in the user centre, newest first, and can be let go of there.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto('/user/favorite');
+    const albums = page.getByRole('region', { name: /收藏的专辑/ });
+    const articles = page.getByRole('region', { name: /收藏的文章/ });
+    await expect(albums.getByRole('link', { name: albumTitle })).toBeVisible();
+    await expect(articles.getByRole('link', { name: title })).toHaveAttribute('href', /\/news\/\d+$/);
+    await page.screenshot({ path: `${SHOTS}/content-favorites-1440.png`, fullPage: true });
+    await articles.getByRole('button', { name: '取消收藏' }).click();
+    await expect(page.getByText(`已取消收藏「${title}」`).first()).toBeVisible();
+    await expect(articles.getByText('还没有收藏文章')).toBeVisible();
+    await expect(albums.getByRole('link', { name: albumTitle })).toBeVisible();
   });
 
   test('leaves a message on the contact page after the slider puzzle', async ({ page }) => {

@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
-import type { JobResult } from '../../api/font-tools.ts';
 import { formatBytes } from '../../components/font/font-format.ts';
+import type { JobResult } from '../../lib/tools-types.ts';
 
 /** The files a job produced, each with its size and a download link, plus the zip of all of them. */
 export function ResultFiles({ result }: { result: JobResult }): ReactElement {

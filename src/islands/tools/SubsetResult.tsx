@@ -1,6 +1,6 @@
 import { type ReactElement, useEffect, useState } from 'react';
-import type { JobResult } from '../../api/font-tools.ts';
 import { formatCount } from '../../components/font/font-format.ts';
+import type { JobResult } from '../../lib/tools-types.ts';
 import { CopyButton } from './CopyButton.tsx';
 import { clockTime } from './picked-font.ts';
 import { ResultFiles } from './ResultFiles.tsx';

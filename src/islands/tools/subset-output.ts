@@ -1,5 +1,5 @@
 // What the subset page makes of a finished job: the CSS to copy and the face to preview.
-import type { JobFile, JobResult } from '../../api/font-tools.ts';
+import type { JobFile, JobResult } from '../../lib/tools-types.ts';
 
 const CSS_FORMATS: Record<string, string> = { woff2: 'woff2', woff: 'woff', ttf: 'truetype' };
 const PREFERENCE = ['woff2', 'woff', 'ttf'];

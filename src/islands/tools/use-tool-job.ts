@@ -1,6 +1,6 @@
 // The run of one tool job as page state: start it, follow its progress, keep its result or error.
 import { useEffect, useRef, useState } from 'react';
-import type { Job, JobResult } from '../../api/font-tools.ts';
+import type { JobResult, JobView } from '../../lib/tools-types.ts';
 import { showToast } from '../../stores/toast.ts';
 import { isAbort, messageOf } from './picked-font.ts';
 import { waitForJob } from './wait-for-job.ts';
@@ -12,7 +12,7 @@ export type JobPhase = 'idle' | 'working' | 'done' | 'failed';
 export interface ToolJob {
   phase: JobPhase;
   /** The latest polled state, while working. */
-  job: Job | undefined;
+  job: JobView | undefined;
   result: JobResult | null;
   error: string;
   /** Starts a job with `start` (which answers its id) and follows it to the end. */
@@ -27,7 +27,7 @@ export interface ToolJob {
  */
 export function useToolJob(): ToolJob {
   const [phase, setPhase] = useState<JobPhase>('idle');
-  const [job, setJob] = useState<Job | undefined>();
+  const [job, setJob] = useState<JobView | undefined>();
   const [result, setResult] = useState<JobResult | null>(null);
   const [error, setError] = useState('');
   const controller = useRef<AbortController | null>(null);
@@ -70,7 +70,7 @@ export function useToolJob(): ToolJob {
 }
 
 /** The status line of a running job. */
-export function jobStatus(job: Job | undefined, working: string): string {
+export function jobStatus(job: JobView | undefined, working: string): string {
   if (!job) return '正在提交…';
   if (job.state === 'queued') return '排队中，马上开始…';
   return job.step || working;

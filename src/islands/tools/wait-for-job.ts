@@ -1,6 +1,7 @@
 // Polls a tool job until it ends, so the page can draw its progress.
-import { getJob, type Job, type JobResult } from '../../api/font-tools.ts';
+import { getJob } from '../../api/font-tools.ts';
 import { RequestError } from '../../api/http.ts';
+import type { JobResult, JobView } from '../../lib/tools-types.ts';
 
 /** First wait between polls; quick jobs (a small font) then finish before anyone notices. */
 const FIRST_DELAY_MS = 400;
@@ -29,13 +30,13 @@ const sleep = (ms: number, signal?: AbortSignal) =>
  */
 export async function waitForJob(
   jobId: string,
-  onUpdate: (job: Job) => void,
+  onUpdate: (job: JobView) => void,
   signal?: AbortSignal,
 ): Promise<JobResult> {
   let delay = FIRST_DELAY_MS;
   let failedReads = 0;
   for (;;) {
-    let job: Job;
+    let job: JobView;
     try {
       job = await getJob(jobId, signal);
       failedReads = 0;

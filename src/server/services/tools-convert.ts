@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import type { JobView } from '../../lib/tools-types.ts';
 import { conversionProblem, TARGET_FORMATS } from '../fonts/font-convert.ts';
 import { badRequest } from '../http/envelope.ts';
-import { type JobView, startJob } from './tools-jobs.ts';
+import { startJob } from './tools-jobs.ts';
 import { MAX_DECODED_FONT_BYTES, toolsPool } from './tools-runtime.ts';
 import { resolveSource, sourceSchema } from './tools-sources.ts';
 

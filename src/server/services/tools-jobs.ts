@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { ZipArchive } from 'archiver';
+import type { JobExtras, JobFile, JobResult, JobView } from '../../lib/tools-types.ts';
 import { FORMAT_INFO } from '../fonts/font-format.ts';
 import { ToolTaskError } from '../fonts/tools-pool.ts';
 import type { TaskFile } from '../fonts/tools-tasks.ts';
@@ -16,35 +17,6 @@ import { toolsTtlMs } from './tools-runtime.ts';
 
 /** Where job outputs live in storage. */
 export const OUTPUTS_PREFIX = 'tools/outputs';
-
-/** The states of a job. */
-export type JobState = 'queued' | 'running' | 'done' | 'failed';
-
-/** One downloadable output. */
-export interface JobFile {
-  format: string;
-  name: string;
-  size: number;
-  url: string;
-}
-
-/** What a finished job offers: its files, a zip of them when there are several, and extras. */
-export interface JobResult {
-  files: JobFile[];
-  zipUrl?: string;
-  [extra: string]: unknown;
-}
-
-/** The job as GET /tools/api/jobs/:jobId answers it. */
-export interface JobView {
-  jobId: string;
-  state: JobState;
-  progress: number;
-  step: string;
-  error?: string;
-  result?: JobResult;
-  expiresAt: string;
-}
 
 interface Job extends JobView {
   expires: number;
@@ -76,9 +48,9 @@ export function safeFileStem(name: string, fallback = 'font'): string {
 /** What a job's task hands back for publishing: the files it wrote and anything else to show. */
 export interface JobOutput {
   files: TaskFile[];
-  extra?: Record<string, unknown>;
+  extra?: JobExtras;
   /** Adds to the result once the file URLs are known (the subset CSS names them). */
-  finish?: (files: JobFile[]) => Record<string, unknown>;
+  finish?: (files: JobFile[]) => JobExtras;
 }
 
 /**

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import type { JobFile, JobView } from '../../lib/tools-types.ts';
 import { type CoverageSets, coverageSets } from '../fonts/charsets.ts';
 import { SUBSET_FORMATS } from '../fonts/tools-tasks.ts';
 import { badRequest } from '../http/envelope.ts';
-import { type JobFile, type JobView, startJob } from './tools-jobs.ts';
+import { startJob } from './tools-jobs.ts';
 import { MAX_DECODED_FONT_BYTES, toolsPool } from './tools-runtime.ts';
 import { resolveSource, sourceSchema } from './tools-sources.ts';
 
