@@ -96,6 +96,27 @@ test.describe('the font library', () => {
     await expect(kept.getByRole('link', { name: '站酷快乐体' })).toBeVisible();
     await expect(kept.getByRole('link', { name: '思源黑体（简体）' })).toBeVisible();
 
+    // A named group: made, filled from the starred list, renamed and deleted in place.
+    await kept.getByLabel('新收藏夹名称').fill('标题字体');
+    await kept.getByRole('button', { name: '新建' }).click();
+    await expect(kept.getByRole('button', { name: /^标题字体/ })).toHaveAttribute('aria-pressed', 'true');
+    await expect(kept.getByText('「标题字体」还是空的')).toBeVisible();
+    await kept.getByRole('button', { name: /^我的收藏/ }).click();
+    await kept.getByLabel('把站酷快乐体加入收藏夹').selectOption({ label: '标题字体' });
+    await expect(page.getByText('已加入收藏夹「标题字体」').first()).toBeVisible();
+    await kept.getByRole('button', { name: /^标题字体/ }).click();
+    await expect(kept.getByRole('link', { name: '站酷快乐体' })).toBeVisible();
+    await expect(kept.getByRole('link', { name: '思源黑体（简体）' })).toHaveCount(0);
+    await kept.getByRole('button', { name: '重命名' }).click();
+    await kept.getByLabel('收藏夹的新名称').fill('标题用字');
+    await kept.getByRole('button', { name: '保存' }).click();
+    await expect(kept.getByRole('button', { name: /^标题用字/ })).toBeVisible();
+    await kept.getByRole('button', { name: '删除收藏夹' }).click();
+    await kept.getByRole('alert').getByRole('button', { name: '删除' }).click();
+    await expect(kept.getByRole('button', { name: /^标题用字/ })).toHaveCount(0);
+    await expect(kept.getByRole('button', { name: /^我的收藏/ })).toHaveAttribute('aria-pressed', 'true');
+    await expect(kept.getByRole('link', { name: '站酷快乐体' })).toBeVisible();
+
     await page.goto('/font/zcool-kuaile');
     await page.getByRole('button', { name: '把站酷快乐体加入对比' }).click();
     await page.goto('/font/noto-sans-sc');
