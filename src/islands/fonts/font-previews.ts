@@ -66,3 +66,13 @@ export function debounce<A extends unknown[]>(apply: (...args: A) => void, ms = 
     timer = setTimeout(() => apply(...args), ms);
   };
 }
+
+/**
+ * Loads the previews under `root` once the browser is idle: specimens show in the system font at
+ * once and switch to their own face when it arrives, without competing with the page's first paint.
+ */
+export function loadPreviewsWhenIdle(root: ParentNode = document): void {
+  const start = () => void loadPreviews(root);
+  if ('requestIdleCallback' in window) requestIdleCallback(start);
+  else setTimeout(start, 200);
+}
