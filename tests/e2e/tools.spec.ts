@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 
@@ -149,5 +151,48 @@ test.describe('the font tools', () => {
     expect(css.status()).toBe(200);
     expect(await css.text()).toContain('unicode-range');
     await expect(section.getByRole('button', { name: /复制/ }).first()).toBeVisible();
+  });
+
+  test('a page elsewhere that links the stylesheet draws its text in the font, fetching only the slices it needs', async ({
+    page,
+    baseURL,
+  }) => {
+    const slices: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/webfont/slice/')) slices.push(request.url());
+    });
+    const css = await (await page.request.get('/webfont/css?family=zcool-kuaile')).text();
+    // The slices whose unicode-range holds 快 (U+5FEB) or 乐 (U+4E50): the only ones a browser should fetch.
+    const needed = [...css.matchAll(/unicode-range: ([^;]+);/g)].filter(([, ranges]) =>
+      (ranges ?? '').split(', ').some((range) => {
+        const [from = 0, to = from] = range
+          .replace('U+', '')
+          .split('-')
+          .map((hex) => Number.parseInt(hex, 16));
+        return [0x5feb, 0x4e50].some((codePoint) => codePoint >= from && codePoint <= to);
+      }),
+    ).length;
+    // A page on another origin, as a blog using the hosted font would be: served from 127.0.0.1
+    // (the site is on localhost), both loopback so Chromium's local-network rules let it load.
+    const site = new URL(baseURL ?? '');
+    const blog = http.createServer((_request, response) => {
+      response.setHeader('content-type', 'text/html; charset=utf-8');
+      response.end(
+        `<link rel="stylesheet" href="${site.origin}/webfont/css?family=zcool-kuaile">` +
+          `<p style="font: 40px '站酷快乐体', sans-serif">快乐</p>`,
+      );
+    });
+    await new Promise<void>((resolve) => blog.listen(0, '127.0.0.1', resolve));
+    await page.goto(`http://127.0.0.1:${(blog.address() as AddressInfo).port}/`);
+    const loaded = await page.evaluate(async () => {
+      await document.fonts.ready;
+      await document.fonts.load("40px '站酷快乐体'", '快乐');
+      return [...document.fonts].filter((face) => face.status === 'loaded').map((face) => face.family);
+    });
+    expect(loaded.length).toBeGreaterThan(0);
+    expect(loaded.every((family) => family.replace(/['"]/g, '') === '站酷快乐体')).toBe(true);
+    expect(needed).toBeGreaterThan(0);
+    expect(slices.length).toBe(needed);
+    blog.close();
   });
 });
