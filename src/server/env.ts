@@ -6,7 +6,6 @@ import { z } from 'zod';
  * so a fresh clone runs with no configuration; README.md lists them all.
  */
 const schema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   HOST: z.string().min(1).default('localhost'),
   PORT: z.coerce.number().int().min(1).max(65535).default(4321),
   SITE_URL: z.url().default('http://localhost:4321'),
@@ -70,6 +69,9 @@ const checked = schema.superRefine((values, ctx) => {
   requireAllOrNone(ALIYUN_SMS_VARIABLES, values, ctx);
   requireAllOrNone(WECHAT_VARIABLES, values, ctx);
 });
+
+/** The names of every variable the site reads (the README's table and .env.example list them all). */
+export const ENV_VARIABLES: readonly string[] = Object.keys(schema.shape);
 
 export type Env = z.infer<typeof schema> & {
   /** Absolute path of DATA_DIR. */

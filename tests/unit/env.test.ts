@@ -1,6 +1,7 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { EnvError, parseEnv } from '../../src/server/env.ts';
+import { ENV_VARIABLES, EnvError, parseEnv } from '../../src/server/env.ts';
 
 describe('parseEnv', () => {
   test('needs no variables at all: every default is an embedded setup', () => {
@@ -31,5 +32,24 @@ describe('parseEnv', () => {
     expect(parseEnv({ npm_config_registry: 'https://registry.example.com/' }).NPM_REGISTRY).toBe(
       'https://registry.example.com/',
     );
+  });
+});
+
+describe('the documentation of the configuration', () => {
+  test('.env.example and the README table name every variable the site reads', () => {
+    const example = [...fs.readFileSync('.env.example', 'utf8').matchAll(/^([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]);
+    const readme = fs.readFileSync('README.md', 'utf8');
+    const from = readme.indexOf('## Configuration');
+    const table = readme.slice(from, readme.indexOf('\n## ', from + 1));
+    const documented = [...table.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]);
+    for (const name of ENV_VARIABLES) {
+      expect(example, name).toContain(name);
+      expect(documented, name).toContain(name);
+    }
+    // Beyond the server's variables, only PUBLIC_ ones, which the browser build reads.
+    for (const name of example) {
+      if (!ENV_VARIABLES.includes(name ?? '')) expect(name).toMatch(/^PUBLIC_/);
+      expect(documented, name).toContain(name);
+    }
   });
 });
