@@ -10,10 +10,12 @@ describe('a subset face', () => {
     const face = loadSubsetFace(FONT);
     try {
       expect(face.preprocessed).toBe(false);
+      expect(face.size).toBe(FONT.byteLength);
       const plain = face.subset(TEXT);
       expect(face.uses).toBe(1);
       face.preprocess();
       expect(face.preprocessed).toBe(true);
+      expect(face.size).toBeGreaterThan(FONT.byteLength);
       const preprocessed = face.subset(TEXT);
       expect(face.uses).toBe(2);
       expect(Buffer.from(preprocessed).equals(Buffer.from(plain))).toBe(true);

@@ -8,7 +8,6 @@ import type { SubsetFace } from './hb-subset.ts';
 export class FaceCache {
   readonly #budget: number;
   readonly #faces = new Map<string, SubsetFace>();
-  #used = 0;
 
   constructor(budgetBytes: number) {
     this.#budget = budgetBytes;
@@ -27,14 +26,24 @@ export class FaceCache {
   /** Adds a face and evicts the least recently used ones beyond the budget (never the new one). */
   set(fontId: string, face: SubsetFace): SubsetFace {
     this.#faces.set(fontId, face);
-    this.#used += face.size;
+    this.trim(fontId);
+    return face;
+  }
+
+  /**
+   * Evicts the least recently used faces until the budget holds again, sparing `keep`. Called after
+   * a face grows too (preprocessing), since a face's size is read afresh each time.
+   */
+  trim(keep?: string): void {
+    let used = 0;
+    for (const face of this.#faces.values()) used += face.size;
     for (const [id, old] of this.#faces) {
-      if (this.#used <= this.#budget || id === fontId) break;
+      if (used <= this.#budget) break;
+      if (id === keep) continue;
       this.#faces.delete(id);
-      this.#used -= old.size;
+      used -= old.size;
       old.destroy();
     }
-    return face;
   }
 
   /** How many faces are resident. */

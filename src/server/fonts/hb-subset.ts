@@ -51,6 +51,9 @@ interface Heap {
   faces: number;
 }
 
+/** How much more memory a preprocessed face holds than its font file (font + parsed tables). */
+const PREPROCESSED_SIZE_FACTOR = 4;
+
 /** Room a heap must keep free after taking a face, for the subsetting work itself. */
 const HEADROOM_BYTES = 12 << 20;
 
@@ -89,7 +92,11 @@ export interface SubsetFace {
   readonly uses: number;
   /** Frees the WASM memory; the face cannot be used afterwards. */
   destroy(): void;
-  /** Bytes the face holds in the WASM heap (the font itself). */
+  /**
+   * Bytes the face holds in the WASM heap: the font itself, and once preprocessed the parsed tables
+   * too, which measure about three times the font for CJK faces (research/perf.md: 30–35 MB for a
+   * 10 MB font).
+   */
   readonly size: number;
 }
 
@@ -117,10 +124,14 @@ function loadInto(heap: Heap, font: Uint8Array): SubsetFace | undefined {
   heap.faces++;
   let destroyed = false;
   let preprocessed = false;
+  // Set once preprocessing was tried, so a face without room for it does not try again.
+  let triedPreprocessing = false;
   let uses = 0;
 
   return {
-    size: font.byteLength,
+    get size() {
+      return preprocessed ? font.byteLength * PREPROCESSED_SIZE_FACTOR : font.byteLength;
+    },
     get preprocessed() {
       return preprocessed;
     },
@@ -161,8 +172,8 @@ function loadInto(heap: Heap, font: Uint8Array): SubsetFace | undefined {
       }
     },
     preprocess() {
-      if (destroyed || preprocessed) return;
-      preprocessed = true;
+      if (destroyed || triedPreprocessing) return;
+      triedPreprocessing = true;
       const ready = api.hb_subset_preprocess(face);
       const probe = ready === 0 || ready === api.hb_face_get_empty() ? 0 : api.malloc(HEADROOM_BYTES);
       if (probe === 0) {
@@ -173,6 +184,7 @@ function loadInto(heap: Heap, font: Uint8Array): SubsetFace | undefined {
       api.free(probe);
       api.hb_face_destroy(face);
       face = ready;
+      preprocessed = true;
     },
     destroy() {
       if (destroyed) return;

@@ -43,7 +43,10 @@ const PREPROCESS_AFTER_USES = 3;
 function preprocessWhenPopular(fontId: string): void {
   const resident = faces.get(fontId);
   if (!resident || resident.preprocessed || resident.uses < PREPROCESS_AFTER_USES) return;
-  setImmediate(() => resident.preprocess());
+  setImmediate(() => {
+    resident.preprocess();
+    faces.trim(fontId);
+  });
 }
 
 /** The sorted code points a font maps; fontkit is loaded only when the first such job arrives. */

@@ -1,0 +1,53 @@
+import { describe, expect, test } from 'vitest';
+import { FaceCache } from '../../src/server/fonts/face-cache.ts';
+import type { SubsetFace } from '../../src/server/fonts/hb-subset.ts';
+
+/** A face whose size can grow, as a real one does once preprocessed. */
+function fakeFace(size: number): SubsetFace & { grow(to: number): void; destroyed: boolean } {
+  let current = size;
+  return {
+    destroyed: false,
+    get size() {
+      return current;
+    },
+    grow(to: number) {
+      current = to;
+    },
+    preprocessed: false,
+    uses: 0,
+    subset: () => new Uint8Array(),
+    preprocess: () => {},
+    destroy() {
+      this.destroyed = true;
+    },
+  };
+}
+
+describe('FaceCache', () => {
+  test('evicts the least recently used faces beyond the budget, never the one just added', () => {
+    const cache = new FaceCache(100);
+    const a = fakeFace(40);
+    const b = fakeFace(40);
+    cache.set('a', a);
+    cache.set('b', b);
+    cache.get('a');
+    const c = cache.set('c', fakeFace(40));
+    expect(b.destroyed).toBe(true);
+    expect(a.destroyed).toBe(false);
+    expect(cache.get('c')).toBe(c);
+    expect(cache.count).toBe(2);
+  });
+
+  test('counts a face again when it grows, and trims the others to make room', () => {
+    const cache = new FaceCache(100);
+    const a = fakeFace(30);
+    const b = fakeFace(30);
+    cache.set('a', a);
+    cache.set('b', b);
+    b.grow(90);
+    cache.trim('b');
+    expect(a.destroyed).toBe(true);
+    expect(b.destroyed).toBe(false);
+    expect(cache.count).toBe(1);
+  });
+});
