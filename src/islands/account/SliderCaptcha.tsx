@@ -63,6 +63,8 @@ export default function SliderCaptcha({ open, onPass, onCancel }: SliderCaptchaP
   const load = useCallback(
     async (note = '') => {
       setStatus('loading');
+      // The old picture goes at once: solving it while the new one loads would answer the wrong puzzle.
+      setPuzzle(null);
       setOffset(0);
       setMessage(note);
       try {
@@ -86,7 +88,11 @@ export default function SliderCaptcha({ open, onPass, onCancel }: SliderCaptchaP
       element.showModal();
       void load();
     }
-    if (!open && element.open) element.close();
+    if (!open) {
+      if (element.open) element.close();
+      // Never show a used puzzle when the dialog opens again.
+      setPuzzle(null);
+    }
   }, [open, load]);
 
   useEffect(() => {
