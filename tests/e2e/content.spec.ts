@@ -85,6 +85,29 @@ test.describe('reading journey', () => {
   });
 });
 
+test('the contact form keeps what was typed before its script arrived', async ({ page }) => {
+  // Hold the form's script back until the reader has typed, as on a slow connection.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/_astro\/ContactForm[^/]*\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/contact', { waitUntil: 'domcontentloaded' });
+  const form = page.locator('form.contact-form');
+  await form.getByLabel('称呼').fill('王老师');
+  await form.getByLabel('手机号或邮箱').fill('wang@example.com');
+  release();
+  await expect(page.locator('astro-island[component-url*="ContactForm"]:not([ssr])')).toHaveCount(1);
+  await form.getByLabel('留言内容').fill('想了解机构使用字体的授权方式。');
+  await form.getByRole('button', { name: '提交留言' }).click();
+  await expect(page.getByRole('dialog', { name: '安全验证' })).toBeVisible();
+  await expect(form.getByLabel('称呼')).toHaveValue('王老师');
+  await expect(form.getByText('请填写称呼')).toHaveCount(0);
+});
+
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 

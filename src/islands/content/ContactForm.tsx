@@ -1,4 +1,4 @@
-import { type FormEvent, type ReactElement, useId, useState } from 'react';
+import { type FormEvent, type ReactElement, useEffect, useId, useRef, useState } from 'react';
 import { saveBoardMessage } from '../../api/common.ts';
 import { validateAccount } from '../../lib/validate.ts';
 import { showToast } from '../../stores/toast.ts';
@@ -41,6 +41,17 @@ export default function ContactForm(): ReactElement {
   const [sent, setSent] = useState(false);
   const captcha = useCaptcha();
   const contentId = useId();
+  const form = useRef<HTMLFormElement>(null);
+
+  // The form is in the page before its script runs; whatever a quick reader typed by then lives in
+  // the fields, not in state, and would be wiped by the next render. Take it over once.
+  useEffect(() => {
+    const fields = form.current?.elements;
+    const typed = (name: string) => (fields?.namedItem(name) as HTMLInputElement | HTMLTextAreaElement | null)?.value;
+    setName((value) => value || typed('name') || '');
+    setContact((value) => value || typed('contact') || '');
+    setContent((value) => value || typed('content') || '');
+  }, []);
 
   async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
@@ -69,9 +80,10 @@ export default function ContactForm(): ReactElement {
 
   const length = content.trim().length;
   return (
-    <form className="contact-form" noValidate onSubmit={submit}>
+    <form className="contact-form" noValidate onSubmit={submit} ref={form}>
       <Field
         label="称呼"
+        name="name"
         value={name}
         onChange={setName}
         error={errors.name}
@@ -81,6 +93,7 @@ export default function ContactForm(): ReactElement {
       />
       <Field
         label="手机号或邮箱"
+        name="contact"
         value={contact}
         onChange={setContact}
         error={errors.contact}
@@ -96,6 +109,7 @@ export default function ContactForm(): ReactElement {
         </label>
         <textarea
           id={contentId}
+          name="content"
           className="input contact-form__content"
           value={content}
           onChange={(event) => setContent(event.target.value)}
