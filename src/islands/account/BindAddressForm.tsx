@@ -24,12 +24,7 @@ export default function BindAddressForm({ type, hasPassword, verify, onBound }: 
   const check = type === 'mobile' ? checkMobile : checkEmail;
   const noun = type === 'mobile' ? '手机号' : '邮箱';
 
-  async function send(): Promise<number> {
-    const problem = check(account);
-    setErrors({ account: problem });
-    if (problem) throw new Error(problem);
-    return sendCodeWithCaptcha(verify, account, 'bind');
-  }
+  const send = () => sendCodeWithCaptcha(verify, account, 'bind', check, (problem) => setErrors({ account: problem }));
 
   async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();

@@ -25,12 +25,8 @@ export default function ForgetForm({ verify, onSwitch }: Omit<AccountFormProps, 
   const [errors, setErrors] = useState<Record<string, string | null>>({});
   const [busy, setBusy] = useState(false);
 
-  async function send(): Promise<number> {
-    const problem = checkAccount(account);
-    setErrors({ account: problem });
-    if (problem) throw new Error(problem);
-    return sendCodeWithCaptcha(verify, account, 'reset');
-  }
+  const send = () =>
+    sendCodeWithCaptcha(verify, account, 'reset', checkAccount, (problem) => setErrors({ account: problem }));
 
   async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();

@@ -76,12 +76,8 @@ function SmsLogin({ verify, onDone }: Pick<AccountFormProps, 'verify' | 'onDone'
   const [errors, setErrors] = useState<Record<string, string | null>>({});
   const [busy, setBusy] = useState(false);
 
-  async function send(): Promise<number> {
-    const problem = checkMobile(mobile);
-    setErrors({ mobile: problem });
-    if (problem) throw new Error(problem);
-    return sendCodeWithCaptcha(verify, mobile, 'login');
-  }
+  const send = () =>
+    sendCodeWithCaptcha(verify, mobile, 'login', checkMobile, (problem) => setErrors({ mobile: problem }));
 
   async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();

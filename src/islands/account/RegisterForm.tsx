@@ -26,12 +26,8 @@ export default function RegisterForm({ verify, onDone, onSwitch }: AccountFormPr
   const [busy, setBusy] = useState(false);
   const check = by === 'phone' ? checkMobile : checkEmail;
 
-  async function send(): Promise<number> {
-    const problem = check(account);
-    setErrors({ account: problem });
-    if (problem) throw new Error(problem);
-    return sendCodeWithCaptcha(verify, account, 'register');
-  }
+  const send = () =>
+    sendCodeWithCaptcha(verify, account, 'register', check, (problem) => setErrors({ account: problem }));
 
   async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();

@@ -40,14 +40,21 @@ export function checkCode(value: string): string | null {
 }
 
 /**
- * Sends a code to an address after a solved captcha and answers the resend cooldown. The server's
- * refusals (cooldown, daily cap) are shown as toasts by the API client.
+ * Sends a code to an address after a solved captcha and answers the resend cooldown. The address is
+ * checked first and its problem shown under its field (`showProblem(null)` clears it); a bad address
+ * throws without asking for the puzzle. The server's refusals (cooldown, daily cap) are shown as
+ * toasts by the API client.
  */
 export async function sendCodeWithCaptcha(
   verify: () => Promise<string>,
   account: string,
   purpose: CodePurpose,
+  check: (account: string) => string | null,
+  showProblem: (problem: string | null) => void,
 ): Promise<number> {
+  const problem = check(account);
+  showProblem(problem);
+  if (problem) throw new Error(problem);
   const captchaVerification = await verify();
   const answer = await sendCode({ account: account.trim(), purpose, captchaVerification });
   const cooldown = answer?.cooldown ?? 60;
