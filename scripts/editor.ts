@@ -1,8 +1,8 @@
 // Grants, revokes and lists the editor role: npm run editor -- grant <mobile|email>.
 import fs from 'node:fs';
+import { EditorRoleError, grantEditor, listEditors, revokeEditor } from '../src/server/accounts/editor-role.ts';
 import { closeDatabase } from '../src/server/db/client.ts';
 import { EnvError } from '../src/server/env.ts';
-import { EditorRoleError, grantEditor, listEditors, revokeEditor } from '../src/server/services/content-editors.ts';
 
 if (fs.existsSync('.env')) process.loadEnvFile('.env');
 

@@ -1,7 +1,7 @@
 import { defineMiddleware } from 'astro:middleware';
 import { ERROR_STATUS_HEADER, errorStatus } from './lib/route-error.ts';
 import { isNonPagePath, loginRedirectUrl, requiresLogin, stripHtmlSuffix, TOKEN_COOKIE } from './lib/routes.ts';
-import { servePageFromCache } from './server/content/isr.ts';
+import { servePageFromCache } from './server/isr/isr.ts';
 
 /**
  * Page rules that run before every on-demand page:

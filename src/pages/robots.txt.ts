@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { buildRobots } from '../server/services/content-feeds.ts';
+import { buildRobots } from '../server/content/feeds.ts';
 
 export const prerender = false;
 

@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { buildSitemap } from '../server/services/content-feeds.ts';
+import { buildSitemap } from '../server/content/feeds.ts';
 
 export const prerender = false;
 

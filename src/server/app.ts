@@ -1,21 +1,21 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
+import { captchaRoutes } from './accounts/captcha-routes.ts';
+import { accountRoutes } from './accounts/routes.ts';
+import { wechatRoutes } from './accounts/wechat-routes.ts';
+import { contentRoutes } from './content/routes.ts';
+import { downloadRoutes } from './fonts/download-routes.ts';
+import { favoriteRoutes } from './fonts/favorite-routes.ts';
+import { fontRoutes } from './fonts/routes.ts';
 import { ApiError, type Envelope } from './http/envelope.ts';
 import { log } from './log.ts';
-import { accountRoutes } from './routes/account.ts';
-import { captchaRoutes } from './routes/captcha.ts';
-import { contentRoutes } from './routes/content.ts';
-import { downloadRoutes } from './routes/downloads.ts';
-import { favoriteRoutes } from './routes/favorites.ts';
-import { fileRoutes } from './routes/files.ts';
-import { fontRoutes } from './routes/fonts.ts';
-import { healthRoutes } from './routes/health.ts';
-import { siteRoutes } from './routes/site.ts';
-import { toolRoutes } from './routes/tools.ts';
-import { webfontRoutes } from './routes/webfont.ts';
-import { wechatRoutes } from './routes/wechat.ts';
-import { startToolsSweeper } from './services/tools-sweeper.ts';
+import { healthRoutes } from './site/health-routes.ts';
+import { siteRoutes } from './site/routes.ts';
+import { fileRoutes } from './storage/routes.ts';
+import { toolRoutes } from './tools/routes.ts';
+import { startToolsSweeper } from './tools/sweeper.ts';
+import { webfontRoutes } from './webfont/routes.ts';
 
 /** The URL prefixes the API answers; each is mounted into Astro by one catch-all endpoint. */
 export const API_PREFIXES = ['/web/api', '/api/v1', '/captcha', '/webfont', '/tools/api'] as const;

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { UserInfo } from '../../src/server/accounts/common.ts';
 import { accounts } from '../../src/server/db/schema/index.ts';
-import type { UserInfo } from '../../src/server/services/account-common.ts';
 import { type AccountHarness, openAccountHarness } from '../helpers/account-harness.ts';
 
 const PASSWORD = 'willow by the river';

@@ -1,8 +1,8 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { UserInfo } from '../../src/server/accounts/common.ts';
 import { accounts } from '../../src/server/db/schema/index.ts';
 import { resetEnv } from '../../src/server/env.ts';
-import type { UserInfo } from '../../src/server/services/account-common.ts';
 import { type AccountHarness, openAccountHarness } from '../helpers/account-harness.ts';
 import { type FakeWechat, startFakeWechat } from '../helpers/fake-wechat.ts';
 

@@ -1,10 +1,10 @@
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { downloadRoutes } from '../../src/server/routes/downloads.ts';
-import { favoriteRoutes } from '../../src/server/routes/favorites.ts';
-import type { DownloadRecord, FavoriteFontGroup, FavoriteGroupDetail } from '../../src/server/services/favorites.ts';
-import { createDownloadLink } from '../../src/server/services/font-download.ts';
-import type { Page } from '../../src/server/services/fonts.ts';
+import type { Page } from '../../src/server/fonts/catalogue.ts';
+import { downloadRoutes } from '../../src/server/fonts/download-routes.ts';
+import { createDownloadLink } from '../../src/server/fonts/downloads.ts';
+import { favoriteRoutes } from '../../src/server/fonts/favorite-routes.ts';
+import type { DownloadRecord, FavoriteFontGroup, FavoriteGroupDetail } from '../../src/server/fonts/favorites.ts';
 import {
   call,
   insertAccount,

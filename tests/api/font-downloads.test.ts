@@ -5,10 +5,10 @@ import { eq } from 'drizzle-orm';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { downloadHistory, fontFamilies } from '../../src/server/db/schema/index.ts';
-import { contentDisposition, downloadRoutes } from '../../src/server/routes/downloads.ts';
-import { fontRoutes } from '../../src/server/routes/fonts.ts';
-import { DOWNLOAD_LINK_TTL_MS, signDownload } from '../../src/server/services/download-links.ts';
-import { createDownloadLink, type DownloadLink } from '../../src/server/services/font-download.ts';
+import { DOWNLOAD_LINK_TTL_MS, signDownload } from '../../src/server/fonts/download-links.ts';
+import { contentDisposition, downloadRoutes } from '../../src/server/fonts/download-routes.ts';
+import { createDownloadLink, type DownloadLink } from '../../src/server/fonts/downloads.ts';
+import { fontRoutes } from '../../src/server/fonts/routes.ts';
 import { call, insertAccount, type LibraryFixture, openFixtureLibrary, routesApp } from '../helpers/font-library.ts';
 
 const FIXTURES = path.resolve('tests/fixtures/fonts');

@@ -6,7 +6,7 @@ import { createApp } from '../../src/server/app.ts';
 import { closeDatabase, useDatabase } from '../../src/server/db/client.ts';
 import { seedFonts } from '../../src/server/db/seed/fonts.ts';
 import { resetEnv } from '../../src/server/env.ts';
-import type { FontResource, Page } from '../../src/server/services/fonts.ts';
+import type { FontResource, Page } from '../../src/server/fonts/catalogue.ts';
 import { openTestDatabase } from '../helpers/database.ts';
 
 const FIXTURES = path.resolve('tests/fixtures/fonts');

@@ -3,7 +3,7 @@ import zlib from 'node:zlib';
 import type { Hono } from 'hono';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { encodeWoff } from '../../src/server/fonts/woff.ts';
+import { encodeWoff } from '../../src/server/engine/woff.ts';
 import { call, type LibraryFixture } from '../helpers/font-library.ts';
 import { closeToolsApp, openToolsApp, storedFiles, uploadFont } from '../helpers/tools.ts';
 

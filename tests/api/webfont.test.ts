@@ -7,7 +7,7 @@ import { createApp } from '../../src/server/app.ts';
 import { closeDatabase, useDatabase } from '../../src/server/db/client.ts';
 import { seedFonts } from '../../src/server/db/seed/fonts.ts';
 import { resetEnv } from '../../src/server/env.ts';
-import { closeSubsetPool, subsetStats } from '../../src/server/services/subset.ts';
+import { closeSubsetPool, subsetStats } from '../../src/server/webfont/subset.ts';
 import { openTestDatabase } from '../helpers/database.ts';
 import { cmapByFontTools, featuresByFontTools, outlineByFontTools, passesOts } from '../helpers/font-oracle.ts';
 

@@ -7,11 +7,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { loadSubsetFace } from '../../src/server/engine/hb-subset.ts';
+import { encodeWoff2 } from '../../src/server/engine/woff2.ts';
+import { encodeWoff2Fast } from '../../src/server/engine/woff2-fast.ts';
 import { env } from '../../src/server/env.ts';
-import { loadSubsetFace } from '../../src/server/fonts/hb-subset.ts';
-import { planFontSlices } from '../../src/server/fonts/tools-tasks.ts';
-import { encodeWoff2 } from '../../src/server/fonts/woff2.ts';
-import { encodeWoff2Fast } from '../../src/server/fonts/woff2-fast.ts';
+import { planFontSlices } from '../../src/server/tools/tasks.ts';
 
 const args = process.argv.slice(2);
 const sliceLimit = args.includes('--slices') ? Number(args[args.indexOf('--slices') + 1]) : Number.POSITIVE_INFINITY;

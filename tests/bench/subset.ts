@@ -6,15 +6,15 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { loadSubsetFace } from '../../src/server/engine/hb-subset.ts';
+import { encodeWoff2Fast } from '../../src/server/engine/woff2-fast.ts';
 import { env } from '../../src/server/env.ts';
-import { loadSubsetFace } from '../../src/server/fonts/hb-subset.ts';
-import { encodeWoff2Fast } from '../../src/server/fonts/woff2-fast.ts';
 
 const GNO = 'noto-sans-sc-400';
 const RUNS = 40;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
-const common = [...fs.readFileSync('src/server/fonts/data/tongyong-level1.txt', 'utf8').trim()];
+const common = [...fs.readFileSync('src/server/engine/data/tongyong-level1.txt', 'utf8').trim()];
 /** A random sample of common characters: with 3,500 to draw from, every request is a cache miss. */
 const freshText = (length: number) => {
   const picked = new Set<string>();

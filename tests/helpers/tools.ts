@@ -3,9 +3,9 @@ import path from 'node:path';
 import type { Hono } from 'hono';
 import { createApp } from '../../src/server/app.ts';
 import { resetEnv } from '../../src/server/env.ts';
-import { closeSubsetPool } from '../../src/server/services/subset.ts';
-import { closeToolsPool } from '../../src/server/services/tools-runtime.ts';
-import { stopToolsSweeper } from '../../src/server/services/tools-sweeper.ts';
+import { closeToolsPool } from '../../src/server/tools/runtime.ts';
+import { stopToolsSweeper } from '../../src/server/tools/sweeper.ts';
+import { closeSubsetPool } from '../../src/server/webfont/subset.ts';
 import { type Answer, call, type LibraryFixture, openFixtureLibrary } from './font-library.ts';
 
 /** A fixture library and the API on it, with one tools worker, for one suite. */

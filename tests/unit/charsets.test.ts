@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { countCoverage, coverageSets } from '../../src/server/fonts/charsets.ts';
+import { countCoverage, coverageSets } from '../../src/server/engine/charsets.ts';
 
 const cp = (char: string) => char.codePointAt(0) ?? -1;
 
@@ -45,7 +45,7 @@ describe('coverageSets', () => {
 
 describe('tongyong-level1.txt', () => {
   test('holds 3500 distinct CJK characters in the table order, without separators', () => {
-    const text = fs.readFileSync('src/server/fonts/data/tongyong-level1.txt', 'utf8');
+    const text = fs.readFileSync('src/server/engine/data/tongyong-level1.txt', 'utf8');
     const chars = Array.from(text);
     expect(chars).toHaveLength(3500);
     expect(new Set(chars).size).toBe(3500);

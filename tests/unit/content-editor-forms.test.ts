@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { parseAlbumForm, parseArticleForm, parseCaseForm } from '../../src/server/services/content-editor-forms.ts';
+import { parseAlbumForm, parseArticleForm, parseCaseForm } from '../../src/server/content/editor/forms.ts';
 
 function form(values: Record<string, string>): FormData {
   const data = new FormData();

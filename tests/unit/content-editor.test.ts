@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { getArticle } from '../../src/server/content/articles.ts';
+import { saveAlbum, saveArticle, setAlbumStatus, setArticleStatus } from '../../src/server/content/editor/save.ts';
+import { getFontGroup } from '../../src/server/content/groups.ts';
 import { albums, articles } from '../../src/server/db/schema/index.ts';
-import { getFontGroup } from '../../src/server/services/content-albums.ts';
-import { getArticle } from '../../src/server/services/content-articles.ts';
-import { saveAlbum, saveArticle, setAlbumStatus, setArticleStatus } from '../../src/server/services/content-editor.ts';
 import { type ContentSuite, openContentSuite } from '../helpers/content.ts';
 
 let suite: ContentSuite;

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { canEdit, grantEditor, listEditors, revokeEditor } from '../../src/server/accounts/editor-role.ts';
 import { accounts } from '../../src/server/db/schema/index.ts';
-import { canEdit, grantEditor, listEditors, revokeEditor } from '../../src/server/services/content-editors.ts';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
 let database: TestDatabase;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildNewsFeed, buildRobots, buildSitemap } from '../../src/server/services/content-feeds.ts';
+import { buildNewsFeed, buildRobots, buildSitemap } from '../../src/server/content/feeds.ts';
 import { type ContentSuite, openContentSuite } from '../helpers/content.ts';
 
 let suite: ContentSuite;

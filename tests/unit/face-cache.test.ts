@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { FaceCache } from '../../src/server/fonts/face-cache.ts';
-import type { SubsetFace } from '../../src/server/fonts/hb-subset.ts';
+import { FaceCache } from '../../src/server/engine/face-cache.ts';
+import type { SubsetFace } from '../../src/server/engine/hb-subset.ts';
 
 /** A face whose size can grow, as a real one does once preprocessed. */
 function fakeFace(size: number): SubsetFace & { grow(to: number): void; destroyed: boolean } {

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { coverageSets } from '../../src/server/fonts/charsets.ts';
+import { coverageSets } from '../../src/server/engine/charsets.ts';
+import { cssWeight, FontFormatError, readFontMetadata } from '../../src/server/engine/metadata.ts';
 import { childGno, pickDefaultFace } from '../../src/server/fonts/faces.ts';
-import { cssWeight, FontFormatError, readFontMetadata } from '../../src/server/fonts/metadata.ts';
 import { readCmapCodePoints } from '../helpers/cmap.ts';
 
 const FIXTURES = 'tests/fixtures/fonts';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { loadSubsetFace, SubsetError } from '../../src/server/fonts/hb-subset.ts';
+import { loadSubsetFace, SubsetError } from '../../src/server/engine/hb-subset.ts';
 
 const FONT = new Uint8Array(fs.readFileSync('tests/fixtures/fonts/noto-sans-sc/NotoSansSC_400Regular.ttf'));
 const TEXT = [...'永和九年，岁在癸丑'].map((ch) => ch.codePointAt(0) ?? 0);

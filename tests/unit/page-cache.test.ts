@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { getArticle, listArticles } from '../../src/server/content/articles.ts';
 import { contentChanged } from '../../src/server/content/changes.ts';
-import { pageCacheKey, REVALIDATE_MS, servePageFromCache } from '../../src/server/content/isr.ts';
-import { PageCache, pageCache } from '../../src/server/content/page-cache.ts';
-import { getArticle, listArticles } from '../../src/server/services/content-articles.ts';
-import { saveArticle, setArticleStatus } from '../../src/server/services/content-editor.ts';
+import { saveArticle, setArticleStatus } from '../../src/server/content/editor/save.ts';
+import { pageCacheKey, REVALIDATE_MS, servePageFromCache } from '../../src/server/isr/isr.ts';
+import { PageCache, pageCache } from '../../src/server/isr/page-cache.ts';
 import { type ContentSuite, openContentSuite } from '../helpers/content.ts';
 
 let suite: ContentSuite;

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { closeDatabase, type Database, openDatabase, useDatabase } from '../../src/server/db/client.ts';
 import { friendLinks } from '../../src/server/db/schema/index.ts';
-import { siteRoutes } from '../../src/server/routes/site.ts';
+import { siteRoutes } from '../../src/server/site/routes.ts';
 
 let opened: Database;
 

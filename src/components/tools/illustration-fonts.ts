@@ -1,6 +1,6 @@
 // Library fonts for the pictures of the tools overview, loaded without any script: the page asks the
 // subset service on the server for just the characters each picture shows and writes @font-face rules.
-import { subsetFonts } from '../../server/services/subset.ts';
+import { subsetFonts } from '../../server/webfont/subset.ts';
 
 /** One run of text in a picture and the library fonts it may be set in, best first. */
 export interface IllustrationText {

@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { buildNewsFeed } from '../../server/services/content-feeds.ts';
+import { buildNewsFeed } from '../../server/content/feeds.ts';
 
 export const prerender = false;
 

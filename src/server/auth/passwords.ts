@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type Algorithm, hash, verify } from '@node-rs/argon2';
+import { readDataFile } from '../paths.ts';
 
 /**
  * argon2id parameters: 46 MiB, one pass, one lane, the first of OWASP's recommended settings
@@ -24,23 +22,12 @@ export const PASSWORD_MESSAGES = {
   common: '这个密码太常见，容易被猜中，请换一个',
 } as const;
 
-function readDataFile(name: string): string {
-  // The Astro server build moves code but not data files, so the source folder is the fallback.
-  const candidates = [
-    path.join(path.dirname(fileURLToPath(import.meta.url)), 'data', name),
-    path.resolve(process.cwd(), 'src/server/auth/data', name),
-  ];
-  const found = candidates.find((candidate) => fs.existsSync(candidate));
-  if (!found) throw new Error(`Auth data file ${name} not found (looked in ${candidates.join(', ')})`);
-  return fs.readFileSync(found, 'utf8');
-}
-
 let common: Set<string> | undefined;
 
 /** The shipped list of common passwords, lower-cased. */
 export function commonPasswords(): Set<string> {
   common ??= new Set(
-    readDataFile('common-passwords.txt')
+    readDataFile('auth', 'common-passwords.txt')
       .split('\n')
       .map((line) => line.trim().toLowerCase())
       .filter((line) => line && !line.startsWith('#')),

@@ -1,5 +1,5 @@
+import { pageCache } from '../isr/page-cache.ts';
 import { log } from '../log.ts';
-import { pageCache } from './page-cache.ts';
 import { markSearchIndexStale } from './search-index.ts';
 
 /** The parts of the site whose pages a change can touch, by the URL prefix of their pages. */

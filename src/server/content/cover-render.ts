@@ -1,5 +1,5 @@
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import { loadCanvas } from './native.ts';
+import { loadCanvas } from '../native.ts';
 
 /** The kinds of items that get a cover, each with its label on the seal. */
 export const COVER_LABELS = {

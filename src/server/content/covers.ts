@@ -5,9 +5,9 @@ import { fontFamilies, fonts } from '../db/schema/index.ts';
 import { env } from '../env.ts';
 import { pickDefaultFace } from '../fonts/faces.ts';
 import { log } from '../log.ts';
+import { loadCanvas } from '../native.ts';
 import type { Storage } from '../storage/index.ts';
 import { type CoverKind, renderCoverImages } from './cover-render.ts';
-import { loadCanvas } from './native.ts';
 
 // Bumped when the drawing changes, so that every cover is drawn again on the next seed.
 const RENDER_VERSION = 1;

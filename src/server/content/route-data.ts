@@ -3,8 +3,8 @@
 import { PageNotFoundError } from '../../lib/route-error.ts';
 import { isValidRouteId } from '../../lib/routes.ts';
 import type { ArticleKind } from '../db/schema/index.ts';
-import { type FontGroupDetail, type FontGroupType, getFontGroup } from '../services/content-albums.ts';
-import { type ArticleDetail, getArticle } from '../services/content-articles.ts';
+import { type ArticleDetail, getArticle } from './articles.ts';
+import { type FontGroupDetail, type FontGroupType, getFontGroup } from './groups.ts';
 
 /** The published article of this kind that the route's id names, or a 404. */
 export async function articleForRoute(id: string | undefined, kind: ArticleKind): Promise<ArticleDetail> {

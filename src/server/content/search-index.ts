@@ -1,5 +1,5 @@
+import { loadJieba } from '../native.ts';
 import { escapeHtml } from './html.ts';
-import { loadJieba } from './native.ts';
 
 /** What a search can find. */
 export const SEARCH_TYPES = ['font', 'news', 'baike', 'zixun', 'album', 'heji'] as const;

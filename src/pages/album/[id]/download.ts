@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { createZipLink } from '../../../server/services/content-album-zip.ts';
+import { createZipLink } from '../../../server/content/group-zip.ts';
 
 export const prerender = false;
 

@@ -2,6 +2,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { CONTENT_SEED_DIR } from '../../paths.ts';
 
 /** The folders of src/server/db/seed/content/, one per kind of item. */
 export const CONTENT_KINDS = ['news', 'baike', 'zixun', 'case', 'album', 'heji'] as const;
@@ -9,7 +10,7 @@ export const CONTENT_KINDS = ['news', 'baike', 'zixun', 'case', 'album', 'heji']
 export type ContentKind = (typeof CONTENT_KINDS)[number];
 
 /** Where the site's own articles, albums and cases are kept as Markdown files. */
-export const CONTENT_DIR = path.resolve(process.cwd(), 'src/server/db/seed/content');
+export const CONTENT_DIR = CONTENT_SEED_DIR;
 
 const dateLike = z.union([z.string(), z.date()]).transform((value, ctx) => {
   const date = value instanceof Date ? value : new Date(value);

@@ -1,0 +1,242 @@
+import { eq } from 'drizzle-orm';
+import type { AuthContext } from '../auth/context.ts';
+import { composeCodeMessage } from '../auth/messages.ts';
+import {
+  assertMaySendCode,
+  burnCodes,
+  CODE_COOLDOWN_MS,
+  CODE_TTL_MS,
+  createCode,
+  verifyCode,
+} from '../auth/one-time-codes.ts';
+import { checkNewPassword, hashPassword, needsRehash, verifyPassword } from '../auth/passwords.ts';
+import { createSession, deleteSessionByToken, type IssuedSession, revokeSessions } from '../auth/sessions.ts';
+import { db as configuredDb } from '../db/client.ts';
+import { accounts, type CodeChannel, type CodePurpose } from '../db/schema/index.ts';
+import { env } from '../env.ts';
+import { ApiError, badRequest, tooManyRequests } from '../http/envelope.ts';
+import { log } from '../log.ts';
+import {
+  defaultNickname,
+  enforce,
+  findAccountByTarget,
+  isUniqueViolation,
+  type RequestMeta,
+  requireCaptcha,
+} from './common.ts';
+
+/** A mobile number or e-mail address with the channel that reaches it. */
+export interface Address {
+  channel: CodeChannel;
+  target: string;
+}
+
+/** The one answer to a failed password login, whatever failed (no account enumeration, ASVS 6.3.8). */
+export const LOGIN_FAILED_MESSAGE = '账号或密码错误';
+
+const sending = new Set<string>();
+
+function newSession(ctx: AuthContext, accountId: number, meta: RequestMeta): Promise<IssuedSession> {
+  return configuredDb().then((db) =>
+    createSession(db, accountId, {
+      clock: ctx.clock,
+      ttlSeconds: env().SESSION_TTL_SECONDS,
+      userAgent: meta.userAgent,
+      ip: meta.ip,
+    }),
+  );
+}
+
+function assertPasswordPolicy(password: string): void {
+  const problem = checkNewPassword(password);
+  if (problem) throw badRequest(`密码（password）：${problem}`);
+}
+
+/**
+ * Sends a one-time code after a passed captcha. The answer is the same whether or not an account
+ * exists for the address, so it reveals nothing; only the owner of the phone or mailbox learns more.
+ * Cooldown and daily caps answer 429 before any provider is called.
+ */
+export async function sendCode(
+  ctx: AuthContext,
+  input: Address & { purpose: CodePurpose; captchaVerification?: string | undefined },
+  meta: RequestMeta,
+): Promise<{ cooldown: number }> {
+  if (input.purpose === 'login' && input.channel !== 'sms') throw badRequest('验证码登录只支持手机号');
+  enforce(ctx.limits.sendCodeIp.hit(`ip:${meta.ip}`), '获取验证码太频繁，请稍后再试');
+  // One request per address at a time, so two quick clicks cannot both pass the cooldown check.
+  const flightKey = `${input.channel}:${input.target}`;
+  if (sending.has(flightKey)) throw tooManyRequests(CODE_COOLDOWN_MS / 1000, '验证码正在发送，请稍候');
+  sending.add(flightKey);
+  try {
+    return await deliverCode(ctx, input, meta);
+  } finally {
+    sending.delete(flightKey);
+  }
+}
+
+async function deliverCode(
+  ctx: AuthContext,
+  input: Address & { purpose: CodePurpose; captchaVerification?: string | undefined },
+  meta: RequestMeta,
+): Promise<{ cooldown: number }> {
+  const db = await configuredDb();
+  const config = env();
+  const where = { channel: input.channel, target: input.target, purpose: input.purpose };
+  const limits = { perTarget: config.CODE_DAILY_LIMIT_PER_TARGET, perIp: config.CODE_DAILY_LIMIT_PER_IP };
+  // Limits first, so a refused request does not use up the captcha the person just solved.
+  await assertMaySendCode(db, where, meta.ip, limits, ctx.clock);
+  requireCaptcha(ctx, input.captchaVerification);
+  const code = await createCode(db, where, meta.ip, ctx.clock);
+  const message = composeCodeMessage({
+    channel: input.channel,
+    to: input.target,
+    purpose: input.purpose,
+    code,
+    siteTitle: config.SITE_TITLE,
+    ttlMinutes: CODE_TTL_MS / 60_000,
+  });
+  const sender = input.channel === 'sms' ? ctx.sms : ctx.email;
+  try {
+    await sender.send(message);
+  } catch (error) {
+    await burnCodes(db, [input.target], [input.purpose], ctx.clock);
+    log().error({ err: error, sender: sender.name, purpose: input.purpose }, 'Could not deliver a one-time code');
+    throw new ApiError(502, '502', input.channel === 'sms' ? '短信发送失败，请稍后再试' : '邮件发送失败，请稍后再试');
+  }
+  return { cooldown: CODE_COOLDOWN_MS / 1000 };
+}
+
+/**
+ * Logs in with a mobile number or e-mail and a password, after a passed captcha. Unknown
+ * accounts and wrong passwords get the same answer in the same time (a dummy hash is checked);
+ * failures count per account name and per IP, and past the limit the answer is 429.
+ */
+export async function loginWithPassword(
+  ctx: AuthContext,
+  input: Address & { password: string; captchaVerification?: string | undefined },
+  meta: RequestMeta,
+): Promise<IssuedSession> {
+  const accountKey = `${input.channel}:${input.target}`;
+  const ipKey = `ip:${meta.ip}`;
+  enforce(ctx.limits.loginAccount.check(accountKey), '登录失败次数过多，请稍后再试');
+  enforce(ctx.limits.loginIp.check(ipKey), '登录失败次数过多，请稍后再试');
+  requireCaptcha(ctx, input.captchaVerification);
+  const db = await configuredDb();
+  const account = await findAccountByTarget(db, input.channel, input.target);
+  const valid = await verifyPassword(account?.passwordHash, input.password);
+  if (!account || !valid) {
+    ctx.limits.loginAccount.hit(accountKey);
+    ctx.limits.loginIp.hit(ipKey);
+    throw new ApiError(401, '401', LOGIN_FAILED_MESSAGE);
+  }
+  ctx.limits.loginAccount.reset(accountKey);
+  if (account.disabledAt) throw new ApiError(403, '403', '该账户已停用，请联系管理员');
+  if (account.passwordHash && needsRehash(account.passwordHash)) {
+    // Hashes made with older, weaker parameters are upgraded while the password is at hand.
+    await db
+      .update(accounts)
+      .set({ passwordHash: await hashPassword(input.password) })
+      .where(eq(accounts.id, account.id));
+  }
+  return newSession(ctx, account.id, meta);
+}
+
+/** Logs in with a mobile number and the SMS code sent for login. */
+export async function loginWithSmsCode(
+  ctx: AuthContext,
+  input: { mobile: string; code: string },
+  meta: RequestMeta,
+): Promise<IssuedSession> {
+  const db = await configuredDb();
+  await verifyCode(db, { channel: 'sms', target: input.mobile, purpose: 'login' }, input.code, {
+    consume: true,
+    clock: ctx.clock,
+  });
+  const account = await findAccountByTarget(db, 'sms', input.mobile);
+  // Only the owner of the phone gets this far, so saying that there is no account reveals nothing.
+  if (!account) throw badRequest('这个手机号还没有注册，请先注册');
+  if (account.disabledAt) throw new ApiError(403, '403', '该账户已停用，请联系管理员');
+  return newSession(ctx, account.id, meta);
+}
+
+/**
+ * Registers with a mobile number or e-mail, a code sent for registration and a password, and
+ * signs the new account in. Nothing is written unless every check passes.
+ */
+export async function register(
+  ctx: AuthContext,
+  input: Address & { code: string; password: string; nickname?: string | undefined },
+  meta: RequestMeta,
+): Promise<IssuedSession> {
+  enforce(ctx.limits.registerIp.hit(`ip:${meta.ip}`), '注册太频繁，请稍后再试');
+  assertPasswordPolicy(input.password);
+  const db = await configuredDb();
+  const where = { channel: input.channel, target: input.target, purpose: 'register' as const };
+  await verifyCode(db, where, input.code, { consume: false, clock: ctx.clock });
+  const taken = input.channel === 'sms' ? '这个手机号已经注册，请直接登录' : '这个邮箱已经注册，请直接登录';
+  if (await findAccountByTarget(db, input.channel, input.target)) throw badRequest(taken);
+  const passwordHash = await hashPassword(input.password);
+  await verifyCode(db, where, input.code, { consume: true, clock: ctx.clock });
+  let id: number;
+  try {
+    const [created] = await db
+      .insert(accounts)
+      .values({
+        ...(input.channel === 'sms' ? { mobile: input.target } : { email: input.target }),
+        passwordHash,
+        nickname: input.nickname || defaultNickname(),
+        createdAt: new Date(ctx.clock()),
+        updatedAt: new Date(ctx.clock()),
+      })
+      .returning({ id: accounts.id });
+    if (!created) throw new Error('Insert returned no row');
+    id = created.id;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw badRequest(taken);
+    throw error;
+  }
+  return newSession(ctx, id, meta);
+}
+
+/** Checks a password-reset code without using it up (the first step of the reset form). */
+export async function verifyResetCode(ctx: AuthContext, input: Address & { code: string }): Promise<void> {
+  await verifyCode(await configuredDb(), { ...input, purpose: 'reset' }, input.code, {
+    consume: false,
+    clock: ctx.clock,
+  });
+}
+
+/**
+ * Sets a new password with a reset code. Every session of the account ends, other reset codes
+ * stop working, and the user signs in again with the new password (no automatic login).
+ */
+export async function resetPassword(
+  ctx: AuthContext,
+  input: Address & { code: string; password: string },
+): Promise<void> {
+  assertPasswordPolicy(input.password);
+  const db = await configuredDb();
+  const where = { channel: input.channel, target: input.target, purpose: 'reset' as const };
+  await verifyCode(db, where, input.code, { consume: false, clock: ctx.clock });
+  const account = await findAccountByTarget(db, input.channel, input.target);
+  if (!account) throw badRequest('没有找到这个账户，请先注册');
+  const passwordHash = await hashPassword(input.password);
+  await verifyCode(db, where, input.code, { consume: true, clock: ctx.clock });
+  await db
+    .update(accounts)
+    .set({ passwordHash, updatedAt: new Date(ctx.clock()) })
+    .where(eq(accounts.id, account.id));
+  await revokeSessions(db, account.id);
+  await burnCodes(
+    db,
+    [account.mobile, account.email].filter((t): t is string => Boolean(t)),
+    ['reset'],
+    ctx.clock,
+  );
+}
+
+/** Ends the session of a token (logout); an unknown token is fine. */
+export async function logout(token: string): Promise<void> {
+  if (token) await deleteSessionByToken(await configuredDb(), token);
+}

@@ -1,0 +1,37 @@
+import type { Context } from 'hono';
+import { db } from '../db/client.ts';
+import { ApiError, unauthorized } from '../http/envelope.ts';
+import { systemClock } from './clock.ts';
+import { readToken, SESSION_EXPIRED_CODE, clientIp as socketOrProxyIp } from './middleware.ts';
+import { findSession } from './sessions.ts';
+
+/** Finds the logged-in account of a request, or null for a visitor. */
+export type AccountResolver = (c: Context) => Promise<number | null>;
+
+/**
+ * The account of the token in the `alliance-authenticate` header or the `token` cookie (SPEC §6),
+ * read the way the accounts middleware reads it. An expired token answers 401 with S00106 (SPEC §8);
+ * a missing, unknown or revoked one is a visitor. Routes that serve visitors too (downloads) and
+ * routes that need a login take it as an injectable resolver, so tests can log in without a session.
+ */
+export const sessionAccount: AccountResolver = async (c) => {
+  const token = readToken(c);
+  if (!token) return null;
+  const found = await findSession(await db(), token, systemClock);
+  if (found.status === 'valid') return found.account.id;
+  if (found.status === 'expired') throw new ApiError(401, SESSION_EXPIRED_CODE, '登录已过期，请重新登录');
+  return null;
+};
+
+/** The logged-in account of a request, or 401 '请先登录'. */
+export async function requireAccount(resolve: AccountResolver, c: Context): Promise<number> {
+  const accountId = await resolve(c);
+  if (accountId === null) throw unauthorized('请先登录');
+  return accountId;
+}
+
+/** The client's IP (X-Forwarded-For only with TRUST_PROXY), or null when the runtime does not say. */
+export function clientIp(c: Context): string | null {
+  const ip = socketOrProxyIp(c);
+  return ip === 'unknown' ? null : ip;
+}

@@ -1,0 +1,53 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { notFound, ok } from '../http/envelope.ts';
+import { pageQuery, validate } from '../http/validate.ts';
+import { countArticleView, getArticle, listArticles, listBaikeTitles } from './articles.ts';
+import { idParam, optionalId, optionalText } from './params.ts';
+
+// wenzhang 文章 (articles): news and consulting (zixun) articles share these calls, told apart by
+// `type`; the encyclopedia (shufa-baike 书法百科) has calls of its own.
+const articleListQuery = pageQuery.extend({
+  type: z.enum(['news', 'zixun']).default('news').meta({ label: '文章类型' }),
+  tagId: optionalId('分类'),
+  keyword: optionalText(50, '关键词'),
+});
+const baikeListQuery = pageQuery.extend({
+  tagId: optionalId('分类'),
+  keyword: optionalText(50, '关键词'),
+});
+const idQuery = z.object({ id: idParam('文章编号') });
+const titlesQuery = z.object({ tagId: optionalId('分类'), tageId: optionalId('分类') });
+
+/** Articles, mounted at /web/api: web-wenzhang (news, zixun) and shufa-baike (SPEC §7 News, Baike). */
+export function articleRoutes(): Hono {
+  const routes = new Hono();
+
+  routes.get('/web-wenzhang/selectPage', validate('query', articleListQuery), async (c) => {
+    const { type, ...query } = c.req.valid('query');
+    return c.json(ok(await listArticles({ ...query, kind: type })));
+  });
+  routes.get('/web-wenzhang/getDetailById', validate('query', idQuery), async (c) => {
+    const { id } = c.req.valid('query');
+    const article = await getArticle(id, ['news', 'zixun']);
+    if (!article) throw notFound('文章不存在或已下架');
+    await countArticleView(id);
+    return c.json(ok(article));
+  });
+
+  routes.get('/shufa-baike/getCalligraphyTitleByTageId', validate('query', titlesQuery), async (c) => {
+    const { tagId, tageId } = c.req.valid('query');
+    return c.json(ok(await listBaikeTitles(tagId ?? tageId)));
+  });
+  routes.get('/shufa-baike/selectPage', validate('query', baikeListQuery), async (c) =>
+    c.json(ok(await listArticles({ ...c.req.valid('query'), kind: 'baike' }))),
+  );
+  routes.get('/shufa-baike/getDetailById', validate('query', idQuery), async (c) => {
+    const { id } = c.req.valid('query');
+    const entry = await getArticle(id, ['baike']);
+    if (!entry) throw notFound('百科词条不存在或已下架');
+    await countArticleView(id);
+    return c.json(ok(entry));
+  });
+  return routes;
+}

@@ -1,0 +1,108 @@
+import { and, desc, eq } from 'drizzle-orm';
+import { db as configuredDb, type Db } from '../db/client.ts';
+import { type ArticleKind, albums, articles, favoriteAlbums, favoriteArticles } from '../db/schema/index.ts';
+import { notFound } from '../http/envelope.ts';
+import { storage } from '../storage/index.ts';
+import { coverUrls } from './covers.ts';
+
+/** A kept album (SPEC §3: favourite collection entries carry id). */
+export interface FavoriteAlbumEntry {
+  id: number;
+  type: 'album';
+  title: string;
+  summary: string;
+  cover: string | null;
+  thumb: string | null;
+  url: string;
+  createdAt: string;
+}
+
+/** A kept article (SPEC §3: favourite article entries carry id). */
+export interface FavoriteArticleEntry {
+  id: number;
+  kind: ArticleKind;
+  title: string;
+  summary: string;
+  cover: string | null;
+  thumb: string | null;
+  url: string;
+  createdAt: string;
+}
+
+/** The albums an account keeps, most recently kept first; unpublished ones are left out. */
+export async function listFavoriteAlbums(accountId: number, database?: Db): Promise<FavoriteAlbumEntry[]> {
+  const db = database ?? (await configuredDb());
+  const rows = await db
+    .select({ album: albums, createdAt: favoriteAlbums.createdAt })
+    .from(favoriteAlbums)
+    .innerJoin(albums, eq(albums.id, favoriteAlbums.albumId))
+    .where(and(eq(favoriteAlbums.accountId, accountId), eq(albums.status, 'published')))
+    .orderBy(desc(favoriteAlbums.createdAt), desc(albums.id));
+  return rows.map(({ album, createdAt }) => ({
+    id: album.id,
+    type: 'album',
+    title: album.title,
+    summary: album.summary,
+    ...coverUrls(storage(), album.coverKey),
+    url: `/album/${album.id}`,
+    createdAt: createdAt.toISOString(),
+  }));
+}
+
+/** The articles an account keeps, most recently kept first; unpublished ones are left out. */
+export async function listFavoriteArticles(accountId: number, database?: Db): Promise<FavoriteArticleEntry[]> {
+  const db = database ?? (await configuredDb());
+  const rows = await db
+    .select({ article: articles, createdAt: favoriteArticles.createdAt })
+    .from(favoriteArticles)
+    .innerJoin(articles, eq(articles.id, favoriteArticles.articleId))
+    .where(and(eq(favoriteArticles.accountId, accountId), eq(articles.status, 'published')))
+    .orderBy(desc(favoriteArticles.createdAt), desc(articles.id));
+  return rows.map(({ article, createdAt }) => ({
+    id: article.id,
+    kind: article.kind,
+    title: article.title,
+    summary: article.summary,
+    ...coverUrls(storage(), article.coverKey),
+    url: `/${article.kind}/${article.id}`,
+    createdAt: createdAt.toISOString(),
+  }));
+}
+
+/** Keeps a published album; keeping it again changes nothing. */
+export async function addFavoriteAlbum(accountId: number, albumId: number, database?: Db): Promise<void> {
+  const db = database ?? (await configuredDb());
+  const [album] = await db
+    .select({ id: albums.id })
+    .from(albums)
+    .where(and(eq(albums.id, albumId), eq(albums.status, 'published')));
+  if (!album) throw notFound('专辑不存在或已下架');
+  await db.insert(favoriteAlbums).values({ accountId, albumId }).onConflictDoNothing();
+}
+
+/** Lets an album go; an album that was not kept is no error. */
+export async function deleteFavoriteAlbum(accountId: number, albumId: number, database?: Db): Promise<void> {
+  const db = database ?? (await configuredDb());
+  await db
+    .delete(favoriteAlbums)
+    .where(and(eq(favoriteAlbums.accountId, accountId), eq(favoriteAlbums.albumId, albumId)));
+}
+
+/** Keeps a published article of any kind; keeping it again changes nothing. */
+export async function addFavoriteArticle(accountId: number, articleId: number, database?: Db): Promise<void> {
+  const db = database ?? (await configuredDb());
+  const [article] = await db
+    .select({ id: articles.id })
+    .from(articles)
+    .where(and(eq(articles.id, articleId), eq(articles.status, 'published')));
+  if (!article) throw notFound('文章不存在或已下架');
+  await db.insert(favoriteArticles).values({ accountId, articleId }).onConflictDoNothing();
+}
+
+/** Lets an article go; an article that was not kept is no error. */
+export async function deleteFavoriteArticle(accountId: number, articleId: number, database?: Db): Promise<void> {
+  const db = database ?? (await configuredDb());
+  await db
+    .delete(favoriteArticles)
+    .where(and(eq(favoriteArticles.accountId, accountId), eq(favoriteArticles.articleId, articleId)));
+}

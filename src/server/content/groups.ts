@@ -1,0 +1,183 @@
+import { and, asc, count, desc, eq, gt, inArray, lt, ne, or, type SQL } from 'drizzle-orm';
+import { db as configuredDb, type Db } from '../db/client.ts';
+import { albumFonts, albums, collectionFonts, collections, fontFamilies } from '../db/schema/index.ts';
+import { type FontResource, toResources } from '../fonts/catalogue.ts';
+import { storage } from '../storage/index.ts';
+import { coverUrls } from './covers.ts';
+import { sanitizeArticleHtml } from './html.ts';
+import { iso, type Neighbour, offsetOf, type Page, type PageRequest, toPage } from './paging.ts';
+
+/** Albums (专辑) and collections (heji 合集) share one shape and one API, told apart by type. */
+export const FONT_GROUP_TYPES = ['album', 'heji'] as const;
+/** Album or collection. */
+export type FontGroupType = (typeof FONT_GROUP_TYPES)[number];
+
+/** A family named in a list entry. */
+export interface FontGroupFont {
+  fontGNo: string;
+  familyName: string;
+}
+
+/** An album or collection as lists show it. */
+export interface FontGroupListItem {
+  id: number;
+  type: FontGroupType;
+  title: string;
+  summary: string;
+  cover: string | null;
+  thumb: string | null;
+  fontCount: number;
+  /** The first few families, for the card. */
+  fonts: FontGroupFont[];
+  publishedAt: string | null;
+}
+
+/** An album or collection with its description, every family, neighbours and related groups. */
+export interface FontGroupDetail extends Omit<FontGroupListItem, 'fonts'> {
+  descriptionHtml: string;
+  fonts: FontResource[];
+  previous: Neighbour | null;
+  next: Neighbour | null;
+  related: FontGroupListItem[];
+}
+
+const CARD_FONTS = 4;
+
+function tablesOf(type: FontGroupType) {
+  if (type === 'album') {
+    return { group: albums, members: albumFonts, memberGroupId: albumFonts.albumId, memberSort: albumFonts.sort };
+  }
+  return {
+    group: collections,
+    members: collectionFonts,
+    memberGroupId: collectionFonts.collectionId,
+    memberSort: collectionFonts.sort,
+  };
+}
+
+type GroupRow = typeof albums.$inferSelect;
+
+/** The published families of the given groups, in each group's order. */
+async function familiesOf(db: Db, type: FontGroupType, ids: number[]) {
+  if (ids.length === 0) return [];
+  const t = tablesOf(type);
+  return db
+    .select({ groupId: t.memberGroupId, family: fontFamilies })
+    .from(t.members)
+    .innerJoin(fontFamilies, eq(fontFamilies.id, type === 'album' ? albumFonts.familyId : collectionFonts.familyId))
+    .where(and(inArray(t.memberGroupId, ids), eq(fontFamilies.published, true)))
+    .orderBy(asc(t.memberSort), asc(fontFamilies.id));
+}
+
+async function toListItems(db: Db, type: FontGroupType, rows: GroupRow[]): Promise<FontGroupListItem[]> {
+  const members = await familiesOf(
+    db,
+    type,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => {
+    const own = members.filter((member) => member.groupId === row.id);
+    return {
+      id: row.id,
+      type,
+      title: row.title,
+      summary: row.summary,
+      ...coverUrls(storage(), row.coverKey),
+      fontCount: own.length,
+      fonts: own.slice(0, CARD_FONTS).map(({ family }) => ({ fontGNo: family.gno, familyName: family.nameZh })),
+      publishedAt: iso(row.publishedAt),
+    };
+  });
+}
+
+function published(type: FontGroupType): SQL {
+  return eq(tablesOf(type).group.status, 'published');
+}
+
+/** One page of published albums or collections, highest sort first, then newest. */
+export async function listFontGroups(
+  query: PageRequest & { type: FontGroupType },
+  database?: Db,
+): Promise<Page<FontGroupListItem>> {
+  const db = database ?? (await configuredDb());
+  const { group } = tablesOf(query.type);
+  const [counted] = await db.select({ total: count() }).from(group).where(published(query.type));
+  const rows = (await db
+    .select()
+    .from(group)
+    .where(published(query.type))
+    .orderBy(desc(group.sort), desc(group.publishedAt), desc(group.id))
+    .limit(query.size)
+    .offset(offsetOf(query))) as GroupRow[];
+  return toPage(await toListItems(db, query.type, rows), counted?.total ?? 0, query);
+}
+
+async function neighbour(db: Db, type: FontGroupType, row: GroupRow, before: boolean): Promise<Neighbour | null> {
+  const { group } = tablesOf(type);
+  // List order is sort desc, id desc: the item before has a higher (sort, id), the one after a lower.
+  const side = before
+    ? or(gt(group.sort, row.sort), and(eq(group.sort, row.sort), gt(group.id, row.id)))
+    : or(lt(group.sort, row.sort), and(eq(group.sort, row.sort), lt(group.id, row.id)));
+  const order = before ? [asc(group.sort), asc(group.id)] : [desc(group.sort), desc(group.id)];
+  const [found] = await db
+    .select({ id: group.id, title: group.title })
+    .from(group)
+    .where(and(published(type), side))
+    .orderBy(...order)
+    .limit(1);
+  return found ?? null;
+}
+
+/** A published album or collection with all its families as font resource items, or undefined. */
+export async function getFontGroup(
+  type: FontGroupType,
+  id: number,
+  database?: Db,
+): Promise<FontGroupDetail | undefined> {
+  const db = database ?? (await configuredDb());
+  const { group } = tablesOf(type);
+  const [row] = (await db
+    .select()
+    .from(group)
+    .where(and(eq(group.id, id), published(type)))) as GroupRow[];
+  if (!row) return undefined;
+  const members = await familiesOf(db, type, [row.id]);
+  const relatedRows = (await db
+    .select()
+    .from(group)
+    .where(and(published(type), ne(group.id, row.id)))
+    .orderBy(desc(group.sort), desc(group.id))
+    .limit(3)) as GroupRow[];
+  const [item] = await toListItems(db, type, [row]);
+  const [fonts, previous, next, related] = await Promise.all([
+    toResources(
+      db,
+      members.map((member) => member.family),
+    ),
+    neighbour(db, type, row, true),
+    neighbour(db, type, row, false),
+    toListItems(db, type, relatedRows),
+  ]);
+  if (!item) return undefined;
+  return {
+    ...item,
+    descriptionHtml: sanitizeArticleHtml(row.descriptionHtml),
+    fonts,
+    previous,
+    next,
+    related,
+  };
+}
+
+/** The published families of a published album or collection (for its zip), or undefined when it does not exist. */
+export async function fontGroupFamilies(type: FontGroupType, id: number, database?: Db) {
+  const db = database ?? (await configuredDb());
+  const { group } = tablesOf(type);
+  const [row] = await db
+    .select({ id: group.id, title: group.title })
+    .from(group)
+    .where(and(eq(group.id, id), published(type)));
+  if (!row) return undefined;
+  const members = await familiesOf(db, type, [row.id]);
+  return { id: row.id, title: row.title, families: members.map((member) => member.family) };
+}

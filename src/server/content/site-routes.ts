@@ -1,0 +1,108 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { validateAccount } from '../../lib/validate.ts';
+import { authContext } from '../auth/context.ts';
+import { type AccountResolver, clientIp, sessionAccount } from '../auth/current-account.ts';
+import { createRateLimiter, type RateLimiter } from '../auth/rate-limit.ts';
+import { notFound, ok } from '../http/envelope.ts';
+import { pageQuery, validate } from '../http/validate.ts';
+import { listCases } from './cases.ts';
+import { saveBoardMessage } from './contact-board.ts';
+import { getHomeData } from './home.ts';
+import { idParam, optionalText } from './params.ts';
+import { searchContent, suggestKeywords } from './search.ts';
+import { SEARCH_TYPES } from './search-index.ts';
+import { getPromotion, listAds, listColumns, listContributeTemplates, listPromotions } from './site-blocks.ts';
+
+const searchQuery = pageQuery.extend({
+  keyword: z.string().trim().min(1, '请输入要搜索的内容').max(50).meta({ label: '关键词' }),
+  type: z.enum(SEARCH_TYPES).optional().meta({ label: '搜索范围' }),
+});
+const suggestQuery = z.object({ keyword: optionalText(50, '关键词') });
+const typeQuery = z.object({ type: z.string().trim().min(1).max(32).meta({ label: '类型' }) });
+const adQuery = z.object({ position: optionalText(32, '广告位') });
+const promotionQuery = z.object({ id: idParam('活动编号') });
+
+/** The contact form (SPEC §5 rules for the contact field). */
+export const boardMessageBody = z.object({
+  name: z.string().trim().min(1, '请填写称呼').max(30).meta({ label: '称呼' }),
+  contact: z
+    .string()
+    .trim()
+    .min(1, '请填写手机号或邮箱')
+    .max(100)
+    .refine((value) => validateAccount(value) === null, '联系方式格式不正确，请填写手机号或邮箱')
+    .meta({ label: '联系方式' }),
+  content: z
+    .string()
+    .trim()
+    .min(5, '留言内容至少 5 个字')
+    .max(1000, '留言内容最多 1000 个字')
+    .meta({ label: '留言内容' }),
+  captchaVerification: z.string().max(512).optional().meta({ label: '滑块验证' }),
+});
+
+/** What the site routes can be given; tests replace the captcha, the limiter and the session lookup. */
+export interface ContentSiteRouteOptions {
+  account?: AccountResolver;
+  /** The captcha check of the contact form; null turns it off (only tests do). */
+  consumeCaptcha?: ((verification: string | undefined) => boolean) | null;
+  messageLimiter?: RateLimiter;
+}
+
+/**
+ * Home, search and site-wide content, mounted at /web/api (SPEC §7 Cases, Common, Home):
+ * web-font-case, web-promotion, web-column, fontOverride/adv, keyword, web-findAll,
+ * fontOverride/home, messageBoard/save and contributeTemplate.
+ */
+export function contentSiteRoutes(options: ContentSiteRouteOptions = {}): Hono {
+  const resolveAccount = options.account ?? sessionAccount;
+  // Five messages per IP in ten minutes is plenty for people and little for a script.
+  const limiter =
+    options.messageLimiter ?? createRateLimiter({ limit: 5, windowMs: 10 * 60_000, clock: () => Date.now() });
+  const consumeCaptcha =
+    options.consumeCaptcha === null
+      ? undefined
+      : (options.consumeCaptcha ?? ((value: string | undefined) => authContext().captcha.consumeVerification(value)));
+  const routes = new Hono();
+
+  routes.get('/web-font-case/selectPage', validate('query', pageQuery), async (c) =>
+    c.json(ok(await listCases(c.req.valid('query')))),
+  );
+  routes.get('/web-promotion/selectPage', validate('query', pageQuery), async (c) =>
+    c.json(ok(await listPromotions(c.req.valid('query')))),
+  );
+  routes.get('/web-promotion/getDetail', validate('query', promotionQuery), async (c) => {
+    const promotion = await getPromotion(c.req.valid('query').id);
+    if (!promotion) throw notFound('活动不存在或已结束');
+    return c.json(ok(promotion));
+  });
+  routes.get('/web-column/getColumnByType', validate('query', typeQuery), async (c) =>
+    c.json(ok(await listColumns(c.req.valid('query').type))),
+  );
+  routes.get('/fontOverride/adv/getData', validate('query', adQuery), async (c) =>
+    c.json(ok(await listAds(c.req.valid('query').position))),
+  );
+  routes.get('/keyword/getKeyword', validate('query', suggestQuery), async (c) =>
+    c.json(ok(await suggestKeywords(c.req.valid('query').keyword))),
+  );
+  routes.get('/web-findAll/getByParameter', validate('query', searchQuery), async (c) =>
+    c.json(ok(await searchContent(c.req.valid('query')))),
+  );
+  routes.get('/fontOverride/home/getData', async (c) => c.json(ok(await getHomeData())));
+  routes.get('/contributeTemplate/queryByType', validate('query', typeQuery), async (c) => {
+    const [template] = await listContributeTemplates(c.req.valid('query').type);
+    if (!template) throw notFound('没有这种类型的模板');
+    return c.json(ok(template));
+  });
+  routes.post('/messageBoard/save', validate('json', boardMessageBody), async (c) => {
+    const accountId = await resolveAccount(c).catch(() => null);
+    const saved = await saveBoardMessage(
+      c.req.valid('json'),
+      { ip: clientIp(c), accountId },
+      { consumeCaptcha, limiter },
+    );
+    return c.json(ok(saved, '留言已收到，我们会尽快通过你留下的联系方式回复'));
+  });
+  return routes;
+}

@@ -1,0 +1,173 @@
+import path from 'node:path';
+import { PassThrough, type Readable } from 'node:stream';
+import { ZipArchive } from 'archiver';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { db as configuredDb, type Db } from '../db/client.ts';
+import { downloadHistory, fontFamilies, fonts } from '../db/schema/index.ts';
+import { notFound } from '../http/envelope.ts';
+import { log } from '../log.ts';
+import { storage } from '../storage/index.ts';
+import type { FamilyRow, FontRow } from './catalogue.ts';
+import { findPublishedFamily } from './detail.ts';
+import { type Clock, signedDownloadPath, verifyDownload } from './download-links.ts';
+
+// Who may download: every family in the library is open-licensed (SIL OFL 1.1), which allows anyone
+// to use and redistribute the fonts, so visitors download without logging in. A logged-in user's
+// downloads are additionally listed in their history (/user/download). A family with a restrictive
+// licence would be the place to ask for a session here, in `downloadTarget`.
+
+/** What a download link delivers: one child font's TTF, or a family's zip. */
+export type DownloadTarget =
+  | { kind: 'font'; family: FamilyRow; font: FontRow }
+  | { kind: 'family'; family: FamilyRow; fonts: FontRow[] };
+
+/** The answer of get-download-url. */
+export interface DownloadLink {
+  /** Path of the signed link, relative to the site. */
+  url: string;
+  /** When the link stops working (ISO-8601). */
+  expiresAt: string;
+  /** The name the file is saved under. */
+  fileName: string;
+  /** Bytes of the TTF; for a family zip, of the fonts it packs (the zip itself is compressed). */
+  size: number;
+}
+
+/** An opened download, ready to stream. */
+export interface DownloadStream {
+  body: Readable;
+  fileName: string;
+  /** An ASCII name for clients that do not read RFC 5987 names. */
+  asciiName: string;
+  contentType: string;
+  /** Known for a single TTF; a zip is streamed as it is made. */
+  size: number | undefined;
+}
+
+/** The published child font or family a gno names, or 404. */
+export async function downloadTarget(db: Db, gno: string): Promise<DownloadTarget> {
+  const [child] = await db
+    .select({ font: fonts, family: fontFamilies })
+    .from(fonts)
+    .innerJoin(fontFamilies, eq(fonts.familyId, fontFamilies.id))
+    .where(and(eq(fonts.gno, gno), eq(fontFamilies.published, true)));
+  if (child) return { kind: 'font', family: child.family, font: child.font };
+  const family = await findPublishedFamily(db, gno);
+  if (!family || family.gno !== gno) throw notFound('字体不存在或已下架');
+  const children = await db
+    .select()
+    .from(fonts)
+    .where(eq(fonts.familyId, family.id))
+    .orderBy(asc(fonts.weight), asc(fonts.italic));
+  if (children.length === 0) throw notFound('这款字体暂时没有可下载的文件');
+  return { kind: 'family', family, fonts: children };
+}
+
+function fileNameOf(target: DownloadTarget): { fileName: string; asciiName: string } {
+  if (target.kind === 'font') {
+    return { fileName: `${target.family.nameZh}-${target.font.styleName}.ttf`, asciiName: `${target.font.gno}.ttf` };
+  }
+  return { fileName: `${target.family.nameZh}.zip`, asciiName: `${target.family.gno}.zip` };
+}
+
+/** Hands out a signed, expiring link to a child font or a whole family (GET /font/get-download-url). */
+export async function createDownloadLink(gno: string, options: { now?: Clock; db?: Db } = {}): Promise<DownloadLink> {
+  const db = options.db ?? (await configuredDb());
+  const target = await downloadTarget(db, gno);
+  const now = (options.now ?? Date.now)();
+  const link = signedDownloadPath(gno, now);
+  const size =
+    target.kind === 'font' ? target.font.fileSize : target.fonts.reduce((sum, font) => sum + font.fileSize, 0);
+  return {
+    url: link.path,
+    expiresAt: new Date(link.expires).toISOString(),
+    fileName: fileNameOf(target).fileName,
+    size,
+  };
+}
+
+function readme(family: FamilyRow, children: FontRow[], licenseName: string): string {
+  const lines = [
+    `${family.nameZh}（${family.nameEn}）`,
+    '',
+    family.description,
+    '',
+    `授权：${family.license}，许可证全文见 ${licenseName}。`,
+    family.foundry ? `出品：${family.foundry}` : '',
+    family.designer ? `设计：${family.designer}` : '',
+    '',
+    '本压缩包包含以下字体文件：',
+    ...children.map((font) => `  ${path.posix.basename(font.fileKey)}  ${font.styleName}（字重 ${font.weight}）`),
+    '',
+    '安装方法：Windows 右键字体文件选择「安装」；macOS 双击字体文件后点击「安装字体」；',
+    'Linux 把字体文件复制到 ~/.local/share/fonts 后运行 fc-cache -f。',
+    '',
+    '下载自造字联盟字体库。',
+  ];
+  // A BOM lets older Windows editors recognise the UTF-8 Chinese text.
+  return `\uFEFF${lines.filter((line, i, all) => line !== '' || all[i - 1] !== '').join('\r\n')}\r\n`;
+}
+
+/**
+ * Checks the link and opens what it delivers: a TTF straight from storage, or a zip of the family's
+ * every weight plus its licence and a README, made while it streams (never held in memory).
+ */
+export async function openDownload(
+  gno: string,
+  link: { expires?: string | undefined; signature?: string | undefined },
+  options: { now?: Clock; db?: Db } = {},
+): Promise<{ target: DownloadTarget; stream: DownloadStream }> {
+  verifyDownload(gno, link.expires, link.signature, (options.now ?? Date.now)());
+  const db = options.db ?? (await configuredDb());
+  const target = await downloadTarget(db, gno);
+  const names = fileNameOf(target);
+  const store = storage();
+  if (target.kind === 'font') {
+    const object = await store.get(target.font.fileKey);
+    if (!object) throw notFound('字体文件暂时无法下载，请稍后再试');
+    return { target, stream: { ...names, body: object.body, contentType: 'font/ttf', size: object.size } };
+  }
+  const zip = new ZipArchive({ zlib: { level: 6 } });
+  const out = new PassThrough();
+  zip.on('warning', (error: Error) => log().warn({ err: error, gno }, 'zip warning'));
+  zip.on('error', (error: Error) => {
+    log().error({ err: error, gno }, 'zip failed');
+    out.destroy(error);
+  });
+  zip.pipe(out);
+  const folder = target.family.gno;
+  const licenseName = target.family.license.startsWith('OFL') ? 'OFL.txt' : 'LICENSE.txt';
+  for (const font of target.fonts) {
+    const object = await store.get(font.fileKey);
+    if (!object) throw notFound('字体文件暂时无法下载，请稍后再试');
+    zip.append(object.body, { name: `${folder}/${path.posix.basename(font.fileKey)}` });
+  }
+  zip.append(target.family.licenseText, { name: `${folder}/${licenseName}` });
+  zip.append(readme(target.family, target.fonts, licenseName), { name: `${folder}/README.txt` });
+  void zip.finalize().catch(() => undefined);
+  return { target, stream: { ...names, body: out, contentType: 'application/zip', size: undefined } };
+}
+
+/**
+ * Records a download: a history row (the account when logged in, else none, with the IP) and one
+ * more download on the family's counter.
+ */
+export async function recordDownload(
+  target: DownloadTarget,
+  who: { accountId: number | null; ip: string | null },
+  database?: Db,
+): Promise<void> {
+  const db = database ?? (await configuredDb());
+  await db.transaction(async (tx) => {
+    await tx.insert(downloadHistory).values({
+      accountId: who.accountId,
+      familyId: target.family.id,
+      fontId: target.kind === 'font' ? target.font.id : null,
+      ip: who.ip,
+    });
+    await tx
+      .update(fontFamilies)
+      .set({ downloads: sql`${fontFamilies.downloads} + 1` })
+      .where(eq(fontFamilies.id, target.family.id));
+  });
+}

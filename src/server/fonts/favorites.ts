@@ -1,0 +1,254 @@
+import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
+import { db as configuredDb, type Db } from '../db/client.ts';
+import {
+  downloadHistory,
+  favoriteFonts,
+  favoriteGroupFonts,
+  favoriteGroups,
+  fontFamilies,
+  fonts,
+} from '../db/schema/index.ts';
+import { badRequest, notFound } from '../http/envelope.ts';
+import { type FontResource, type Page, toResources } from './catalogue.ts';
+import { findPublishedFamily } from './detail.ts';
+
+/** Most favourite groups one account may keep. */
+export const MAX_FAVORITE_GROUPS = 50;
+
+/** A family inside a favourite group (SPEC §3: entries carry fontGNo). */
+export interface FavoriteFontEntry {
+  fontGNo: string;
+  familyName: string;
+  /** When it was added (ISO-8601). */
+  createdAt: string;
+}
+
+/** A favourite font group; the star button's plain favourites are the group with id 0. */
+export interface FavoriteFontGroup {
+  id: number;
+  name: string;
+  fontList: FavoriteFontEntry[];
+}
+
+/** A group with the full resource items of its families, for the favourites page. */
+export interface FavoriteGroupDetail {
+  id: number;
+  name: string;
+  createdAt: string;
+  fontList: FontResource[];
+}
+
+/** One row of the download history. */
+export interface DownloadRecord {
+  id: number;
+  fontGNo: string;
+  familyName: string;
+  /** The child font downloaded, or null for the whole family (zip). */
+  childFontGNo: string | null;
+  styleName: string | null;
+  createdAt: string;
+}
+
+/** The name of the group that holds the star button's favourites. */
+export const DEFAULT_GROUP_NAME = '我的收藏';
+
+async function familyIdOf(db: Db, fontGNo: string): Promise<number> {
+  const family = await findPublishedFamily(db, fontGNo);
+  if (!family) throw notFound('字体不存在或已下架');
+  return family.id;
+}
+
+/** The account's own group, or 404: another user's group is as good as missing. */
+async function ownGroup(db: Db, accountId: number, groupId: number) {
+  const [group] = await db
+    .select()
+    .from(favoriteGroups)
+    .where(and(eq(favoriteGroups.id, groupId), eq(favoriteGroups.accountId, accountId)));
+  if (!group) throw notFound('收藏夹不存在');
+  return group;
+}
+
+/** Stars a family, or files it in one of the account's groups; adding it again changes nothing. */
+export async function addFavoriteFont(
+  accountId: number,
+  input: { fontGNo: string; groupId?: number | undefined },
+  database?: Db,
+): Promise<void> {
+  const db = database ?? (await configuredDb());
+  const familyId = await familyIdOf(db, input.fontGNo);
+  if (input.groupId) {
+    await ownGroup(db, accountId, input.groupId);
+    await db.insert(favoriteGroupFonts).values({ groupId: input.groupId, familyId }).onConflictDoNothing();
+    return;
+  }
+  await db.insert(favoriteFonts).values({ accountId, familyId }).onConflictDoNothing();
+}
+
+/** Unstars a family, or takes it out of one of the account's groups; removing an absent one is fine. */
+export async function deleteFavoriteFont(
+  accountId: number,
+  input: { fontGNo: string; groupId?: number | undefined },
+  database?: Db,
+): Promise<void> {
+  const db = database ?? (await configuredDb());
+  const familyId = await familyIdOf(db, input.fontGNo);
+  if (input.groupId) {
+    await ownGroup(db, accountId, input.groupId);
+    await db
+      .delete(favoriteGroupFonts)
+      .where(and(eq(favoriteGroupFonts.groupId, input.groupId), eq(favoriteGroupFonts.familyId, familyId)));
+    return;
+  }
+  await db
+    .delete(favoriteFonts)
+    .where(and(eq(favoriteFonts.accountId, accountId), eq(favoriteFonts.familyId, familyId)));
+}
+
+/**
+ * Every favourite font of the account (collection/allFont): the starred families as group 0, then
+ * each named group, oldest first, with the families in the order they were added.
+ */
+export async function allFavoriteFonts(accountId: number, database?: Db): Promise<FavoriteFontGroup[]> {
+  const db = database ?? (await configuredDb());
+  const starred = await db
+    .select({ fontGNo: fontFamilies.gno, familyName: fontFamilies.nameZh, createdAt: favoriteFonts.createdAt })
+    .from(favoriteFonts)
+    .innerJoin(fontFamilies, eq(favoriteFonts.familyId, fontFamilies.id))
+    .where(eq(favoriteFonts.accountId, accountId))
+    .orderBy(asc(favoriteFonts.createdAt), asc(fontFamilies.id));
+  const groups = await db
+    .select()
+    .from(favoriteGroups)
+    .where(eq(favoriteGroups.accountId, accountId))
+    .orderBy(asc(favoriteGroups.createdAt), asc(favoriteGroups.id));
+  const members =
+    groups.length === 0
+      ? []
+      : await db
+          .select({
+            groupId: favoriteGroupFonts.groupId,
+            fontGNo: fontFamilies.gno,
+            familyName: fontFamilies.nameZh,
+            createdAt: favoriteGroupFonts.createdAt,
+          })
+          .from(favoriteGroupFonts)
+          .innerJoin(fontFamilies, eq(favoriteGroupFonts.familyId, fontFamilies.id))
+          .where(
+            inArray(
+              favoriteGroupFonts.groupId,
+              groups.map((group) => group.id),
+            ),
+          )
+          .orderBy(asc(favoriteGroupFonts.createdAt));
+  const entry = (row: { fontGNo: string; familyName: string; createdAt: Date }): FavoriteFontEntry => ({
+    fontGNo: row.fontGNo,
+    familyName: row.familyName,
+    createdAt: row.createdAt.toISOString(),
+  });
+  return [
+    { id: 0, name: DEFAULT_GROUP_NAME, fontList: starred.map(entry) },
+    ...groups.map((group) => ({
+      id: group.id,
+      name: group.name,
+      fontList: members.filter((member) => member.groupId === group.id).map(entry),
+    })),
+  ];
+}
+
+/** Creates a named favourite group (collection/add). */
+export async function createFavoriteGroup(accountId: number, name: string, database?: Db): Promise<FavoriteFontGroup> {
+  const db = database ?? (await configuredDb());
+  const [owned] = await db.select({ n: count() }).from(favoriteGroups).where(eq(favoriteGroups.accountId, accountId));
+  if ((owned?.n ?? 0) >= MAX_FAVORITE_GROUPS) throw badRequest(`最多创建 ${MAX_FAVORITE_GROUPS} 个收藏夹`);
+  const [group] = await db.insert(favoriteGroups).values({ accountId, name }).returning();
+  if (!group) throw new Error('insert returned no favourite group');
+  return { id: group.id, name: group.name, fontList: [] };
+}
+
+/** Renames one of the account's groups (collection/update); another user's group answers 404. */
+export async function renameFavoriteGroup(
+  accountId: number,
+  groupId: number,
+  name: string,
+  database?: Db,
+): Promise<void> {
+  const db = database ?? (await configuredDb());
+  await ownGroup(db, accountId, groupId);
+  await db.update(favoriteGroups).set({ name }).where(eq(favoriteGroups.id, groupId));
+}
+
+/** Deletes one of the account's groups and its entries (collection/delete); another user's answers 404. */
+export async function deleteFavoriteGroup(accountId: number, groupId: number, database?: Db): Promise<void> {
+  const db = database ?? (await configuredDb());
+  await ownGroup(db, accountId, groupId);
+  await db.delete(favoriteGroups).where(eq(favoriteGroups.id, groupId));
+}
+
+/** One group with the resource items of its families (collection/getDetail); group 0 is the starred list. */
+export async function favoriteGroupDetail(
+  accountId: number,
+  groupId: number,
+  database?: Db,
+): Promise<FavoriteGroupDetail> {
+  const db = database ?? (await configuredDb());
+  if (groupId === 0) {
+    const rows = await db
+      .select({ family: fontFamilies })
+      .from(favoriteFonts)
+      .innerJoin(fontFamilies, eq(favoriteFonts.familyId, fontFamilies.id))
+      .where(and(eq(favoriteFonts.accountId, accountId), eq(fontFamilies.published, true)))
+      .orderBy(desc(favoriteFonts.createdAt));
+    const fontList = await toResources(
+      db,
+      rows.map((row) => row.family),
+    );
+    return { id: 0, name: DEFAULT_GROUP_NAME, createdAt: new Date(0).toISOString(), fontList };
+  }
+  const group = await ownGroup(db, accountId, groupId);
+  const rows = await db
+    .select({ family: fontFamilies })
+    .from(favoriteGroupFonts)
+    .innerJoin(fontFamilies, eq(favoriteGroupFonts.familyId, fontFamilies.id))
+    .where(and(eq(favoriteGroupFonts.groupId, groupId), eq(fontFamilies.published, true)))
+    .orderBy(desc(favoriteGroupFonts.createdAt));
+  const fontList = await toResources(
+    db,
+    rows.map((row) => row.family),
+  );
+  return { id: group.id, name: group.name, createdAt: group.createdAt.toISOString(), fontList };
+}
+
+/** One page of the account's downloads, newest first (fontOverride/history). */
+export async function downloadHistoryPage(
+  accountId: number,
+  query: { current: number; size: number },
+  database?: Db,
+): Promise<Page<DownloadRecord>> {
+  const db = database ?? (await configuredDb());
+  const mine = eq(downloadHistory.accountId, accountId);
+  const [counted] = await db.select({ n: count() }).from(downloadHistory).where(mine);
+  const rows = await db
+    .select({
+      id: downloadHistory.id,
+      fontGNo: fontFamilies.gno,
+      familyName: fontFamilies.nameZh,
+      childFontGNo: fonts.gno,
+      styleName: fonts.styleName,
+      createdAt: downloadHistory.createdAt,
+    })
+    .from(downloadHistory)
+    .innerJoin(fontFamilies, eq(downloadHistory.familyId, fontFamilies.id))
+    .leftJoin(fonts, eq(downloadHistory.fontId, fonts.id))
+    .where(mine)
+    .orderBy(desc(downloadHistory.createdAt), desc(downloadHistory.id))
+    .limit(query.size)
+    .offset((query.current - 1) * query.size);
+  const total = counted?.n ?? 0;
+  return {
+    records: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
+    total,
+    size: query.size,
+    current: query.current,
+    pages: Math.ceil(total / query.size),
+  };
+}

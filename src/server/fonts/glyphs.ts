@@ -1,0 +1,129 @@
+import { buffer } from 'node:stream/consumers';
+import { and, eq, or } from 'drizzle-orm';
+import { db as configuredDb, type Db } from '../db/client.ts';
+import { fontFamilies, fonts } from '../db/schema/index.ts';
+import { coverageSets } from '../engine/charsets.ts';
+import { notFound } from '../http/envelope.ts';
+import { storage } from '../storage/index.ts';
+import { subsetPool } from '../webfont/subset.ts';
+import type { Page } from './catalogue.ts';
+import { pickDefaultFace } from './faces.ts';
+
+/** One cell of the glyph grid. */
+export interface Glyph {
+  codePoint: number;
+  char: string;
+  /** 'U+4E00'. */
+  unicode: string;
+}
+
+/** Which characters the grid lists: all the font maps, or only those of one coverage set. */
+export type GlyphSet = 'all' | 'gb2312' | 'tongyong' | 'big5' | 'latin';
+
+/** A page of a font's characters, with the font the grid must be drawn in. */
+export interface GlyphPage extends Page<Glyph> {
+  /** The child font whose cmap is listed (a family's regular face when a family gno was given). */
+  fontGNo: string;
+}
+
+const MAX_REMEMBERED = 32;
+const remembered = new Map<string, Uint32Array>();
+const loading = new Map<string, Promise<Uint32Array>>();
+
+/** Control characters have no glyph to show. */
+const printable = (cp: number) => cp >= 0x20 && !(cp >= 0x7f && cp < 0xa0);
+
+function encode(codePoints: Uint32Array): Uint8Array {
+  const bytes = new Uint8Array(codePoints.length * 4);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < codePoints.length; i++) view.setUint32(i * 4, codePoints[i] ?? 0, true);
+  return bytes;
+}
+
+function decode(bytes: Uint8Array): Uint32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const codePoints = new Uint32Array(Math.floor(bytes.byteLength / 4));
+  for (let i = 0; i < codePoints.length; i++) codePoints[i] = view.getUint32(i * 4, true);
+  return codePoints;
+}
+
+/**
+ * The sorted code points a font file maps. Reading the cmap of a 10 MB CJK font takes a while, so
+ * it runs in the subset workers and is kept in memory and in storage (`cmaps/<sha>.u32`).
+ */
+export async function fontCodePoints(file: { sha256: string; fileKey: string }): Promise<Uint32Array> {
+  const hit = remembered.get(file.sha256);
+  if (hit) return hit;
+  let pending = loading.get(file.sha256);
+  if (!pending) {
+    pending = (async () => {
+      const key = `cmaps/${file.sha256.slice(0, 32)}.u32`;
+      const store = storage();
+      const stored = await store.get(key);
+      let codePoints: Uint32Array;
+      if (stored) {
+        codePoints = decode(new Uint8Array(await buffer(stored.body)));
+      } else {
+        codePoints = await subsetPool().codePoints({ fontId: file.sha256, key: file.fileKey });
+        await store.put(key, encode(codePoints), { durable: false });
+      }
+      if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value as string);
+      remembered.set(file.sha256, codePoints);
+      return codePoints;
+    })().finally(() => loading.delete(file.sha256));
+    loading.set(file.sha256, pending);
+  }
+  return pending;
+}
+
+/** The child font a gno names: itself, or the regular face of the family it names. */
+async function resolveFont(db: Db, gno: string) {
+  const rows = await db
+    .select({
+      gno: fonts.gno,
+      familyGno: fontFamilies.gno,
+      weight: fonts.weight,
+      italic: fonts.italic,
+      fileKey: fonts.fileKey,
+      sha256: fonts.sha256,
+    })
+    .from(fonts)
+    .innerJoin(fontFamilies, eq(fonts.familyId, fontFamilies.id))
+    .where(and(eq(fontFamilies.published, true), or(eq(fonts.gno, gno), eq(fontFamilies.gno, gno))));
+  return rows.find((row) => row.gno === gno) ?? pickDefaultFace(rows);
+}
+
+/**
+ * One page of the characters a font maps, in code point order (GET /font/glyphs), optionally only
+ * those of a coverage set. Answers 404 for an unknown gno.
+ */
+export async function glyphPage(
+  query: { gno: string; current: number; size: number; set?: GlyphSet | undefined },
+  database?: Db,
+): Promise<GlyphPage> {
+  const db = database ?? (await configuredDb());
+  const font = await resolveFont(db, query.gno);
+  if (!font) throw notFound('字体不存在或已下架');
+  const all = await fontCodePoints(font);
+  const set = query.set && query.set !== 'all' ? coverageSets()[query.set] : undefined;
+  const listed = all.filter((cp) => printable(cp) && (!set || set.has(cp)));
+  const start = (query.current - 1) * query.size;
+  const records = Array.from(listed.subarray(start, start + query.size), (codePoint) => ({
+    codePoint,
+    char: String.fromCodePoint(codePoint),
+    unicode: `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`,
+  }));
+  return {
+    fontGNo: font.gno,
+    records,
+    total: listed.length,
+    size: query.size,
+    current: query.current,
+    pages: Math.ceil(listed.length / query.size),
+  };
+}
+
+/** Forgets the remembered cmaps (tests). */
+export function clearGlyphCache(): void {
+  remembered.clear();
+}

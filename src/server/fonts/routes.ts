@@ -1,0 +1,72 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { ok } from '../http/envelope.ts';
+import { pageQuery, validate } from '../http/validate.ts';
+import { listFontFamilies } from './catalogue.ts';
+import { getFontDetail } from './detail.ts';
+import { fontDictionary } from './dictionary.ts';
+import type { Clock } from './download-links.ts';
+import { createDownloadLink } from './downloads.ts';
+import { glyphPage } from './glyphs.ts';
+
+/** An optional text filter: blank counts as absent. */
+const optionalText = (max: number, label: string) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .optional()
+    .transform((value) => value || undefined)
+    .meta({ label });
+
+/** An optional choice: blank counts as absent. */
+const optionalChoice = <const T extends readonly [string, ...string[]]>(values: T, label: string) =>
+  z.preprocess((value) => (value === '' ? undefined : value), z.enum(values).optional()).meta({ label });
+
+/** The query of GET /fontOverride/getFontList. */
+export const fontListQuery = pageQuery.extend({
+  keyword: optionalText(50, '关键词'),
+  category: optionalText(32, '字体分类'),
+  script: optionalText(32, '字体类型'),
+  license: optionalText(32, '授权方式'),
+  weights: optionalChoice(['multi', 'single'], '字重数量'),
+  commercialFree: optionalChoice(['true', 'false'], '免费商用')
+    .transform((value) => (value === undefined ? undefined : value === 'true'))
+    .meta({ label: '免费商用' }),
+  sort: optionalChoice(['downloads', 'newest', 'name'], '排序方式'),
+});
+
+const gnoQuery = z.object({
+  gno: z.string().trim().min(1).max(100).meta({ label: '字体编号' }),
+});
+
+/** The query of GET /font/glyphs: a font, a page of its characters, and optionally one coverage set. */
+export const glyphQuery = gnoQuery.extend({
+  current: pageQuery.shape.current,
+  size: z.coerce.number().int().min(1).max(500).default(200).meta({ label: '每页字数' }),
+  set: optionalChoice(['all', 'gb2312', 'tongyong', 'big5', 'latin'], '字符集'),
+});
+
+/**
+ * The font library API, mounted at /web/api (SPEC §7 Fonts): the list, the dictionary, a family's
+ * detail, its glyphs page by page, and signed download links. `now` is the links' clock (tests).
+ */
+export function fontRoutes(options: { now?: Clock } = {}): Hono {
+  const routes = new Hono();
+  routes.get('/fontOverride/getFontList', validate('query', fontListQuery), async (c) => {
+    return c.json(ok(await listFontFamilies(c.req.valid('query'))));
+  });
+  routes.get('/dict/font-default', async (c) => c.json(ok(await fontDictionary())));
+  routes.get('/font/getFontDetail', validate('query', gnoQuery), async (c) =>
+    c.json(ok(await getFontDetail(c.req.valid('query').gno))),
+  );
+  routes.get('/font/glyphs', validate('query', glyphQuery), async (c) =>
+    c.json(ok(await glyphPage(c.req.valid('query')))),
+  );
+  routes.get('/font/get-download-url', validate('query', gnoQuery), async (c) => {
+    const link = await createDownloadLink(c.req.valid('query').gno, options.now ? { now: options.now } : {});
+    c.header('Cache-Control', 'no-store');
+    return c.json(ok(link));
+  });
+  return routes;
+}

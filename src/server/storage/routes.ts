@@ -1,0 +1,57 @@
+import { Readable } from 'node:stream';
+import { Hono } from 'hono';
+import { notFound } from '../http/envelope.ts';
+import { StorageKeyError, storage } from './index.ts';
+
+const CONTENT_TYPES: Record<string, string> = {
+  ttf: 'font/ttf',
+  otf: 'font/otf',
+  woff: 'font/woff',
+  woff2: 'font/woff2',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  zip: 'application/zip',
+  txt: 'text/plain; charset=utf-8',
+  json: 'application/json',
+};
+
+/** The Content-Type of a stored object, from its extension; unknown kinds are plain bytes. */
+export function contentTypeOf(key: string): string {
+  const extension = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
+  return CONTENT_TYPES[extension] ?? 'application/octet-stream';
+}
+
+/**
+ * Serves stored objects: GET /files/<key> (mounted at /files). Keys never change content,
+ * so answers may be cached for a year; a missing or invalid key answers the 404 envelope.
+ */
+export function fileRoutes(): Hono {
+  const routes = new Hono();
+  routes.get('/:key{.+}', async (c) => {
+    const key = c.req.param('key');
+    let object: Awaited<ReturnType<ReturnType<typeof storage>['get']>>;
+    try {
+      object = await storage().get(key);
+    } catch (error) {
+      if (error instanceof StorageKeyError) throw notFound('文件不存在');
+      throw error;
+    }
+    if (!object) throw notFound('文件不存在');
+    const headers = {
+      'Content-Type': contentTypeOf(key),
+      'Content-Length': String(object.size),
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'Last-Modified': object.mtime.toUTCString(),
+      'X-Content-Type-Options': 'nosniff',
+    };
+    if (c.req.method === 'HEAD') {
+      object.body.destroy();
+      return c.body(null, 200, headers);
+    }
+    return c.body(Readable.toWeb(object.body) as ReadableStream, 200, headers);
+  });
+  return routes;
+}

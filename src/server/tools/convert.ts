@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import type { JobView } from '../../lib/tools-types.ts';
+import { conversionProblem, TARGET_FORMATS } from '../engine/convert.ts';
+import { badRequest } from '../http/envelope.ts';
+import { startJob } from './jobs.ts';
+import { MAX_DECODED_FONT_BYTES, toolsPool } from './runtime.ts';
+import { resolveSource, sourceSchema } from './sources.ts';
+
+/** The body of POST /tools/api/convert. */
+export const convertRequest = z.object({
+  source: sourceSchema,
+  formats: z
+    .array(z.enum(TARGET_FORMATS).meta({ label: '目标格式' }))
+    .min(1, '请至少选择一种目标格式')
+    .max(TARGET_FORMATS.length)
+    .meta({ label: '目标格式' }),
+  faceIndex: z.number().int().min(0).max(255).optional().meta({ label: '字体序号' }),
+});
+
+/**
+ * Starts converting a font into the chosen formats. Targets that would need the outlines
+ * redrawn (TTF from CFF, OTF from TrueType, EOT from CFF) are refused here, before any work.
+ */
+export async function startConversion(request: z.infer<typeof convertRequest>): Promise<JobView> {
+  const source = await resolveSource(request.source, request.faceIndex ?? 0);
+  const targets = [...new Set(request.formats)];
+  for (const target of targets) {
+    const problem = conversionProblem(source.outline, target);
+    if (problem) throw badRequest(problem);
+  }
+  return startJob(source.stem, async (token, progress) =>
+    toolsPool().run(
+      {
+        kind: 'convert',
+        key: source.key,
+        faceIndex: request.faceIndex ?? 0,
+        targets,
+        outPrefix: `tools/outputs/${token}`,
+        maxSfntBytes: MAX_DECODED_FONT_BYTES,
+      },
+      { lane: 'job', onProgress: progress },
+    ),
+  );
+}

@@ -1,0 +1,44 @@
+import { Readable } from 'node:stream';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { contentDisposition } from '../fonts/download-routes.ts';
+import { ok } from '../http/envelope.ts';
+import { validate } from '../http/validate.ts';
+import { convertRequest, startConversion } from './convert.ts';
+import { findJob, openJobFile } from './jobs.ts';
+import { startSubset, subsetRequest } from './subset.ts';
+import { receiveUpload } from './uploads.ts';
+
+const jobParams = z.object({ jobId: z.string().max(64).meta({ label: '任务编号' }) });
+
+/**
+ * The converter and subset generator (SPEC §7 Tools), mounted at /tools/api: POST upload (a
+ * temporary font file), POST convert and POST subset (start a job), GET jobs/:jobId (its state
+ * and, when done, its files) and GET files/:token/:name (an output, as an attachment).
+ */
+export function toolRoutes(): Hono {
+  const routes = new Hono();
+  routes.post('/upload', async (c) => c.json(ok(await receiveUpload(c.req.raw), '上传成功')));
+  routes.post('/convert', validate('json', convertRequest), async (c) =>
+    c.json(ok(await startConversion(c.req.valid('json')), '已开始转换')),
+  );
+  routes.post('/subset', validate('json', subsetRequest), async (c) =>
+    c.json(ok(await startSubset(c.req.valid('json')), '已开始生成')),
+  );
+  routes.get('/jobs/:jobId', validate('param', jobParams), (c) => {
+    c.header('Cache-Control', 'no-store');
+    return c.json(ok(findJob(c.req.valid('param').jobId)));
+  });
+  routes.get('/files/:token/:name', async (c) => {
+    const file = await openJobFile(c.req.param('token'), c.req.param('name'));
+    const ascii = file.name.replace(/[^\x20-\x7e]/g, '_');
+    return c.body(Readable.toWeb(file.body) as ReadableStream, 200, {
+      'Content-Type': file.mime,
+      'Content-Length': String(file.size),
+      'Content-Disposition': contentDisposition(file.name, ascii),
+      'Cache-Control': 'private, no-store',
+      'X-Content-Type-Options': 'nosniff',
+    });
+  });
+  return routes;
+}

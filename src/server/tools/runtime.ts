@@ -1,0 +1,25 @@
+import os from 'node:os';
+import { env } from '../env.ts';
+import { ToolsPool } from './pool.ts';
+
+/** The largest font (bytes) a WOFF, WOFF2 or TTC may expand to; larger ones are treated as bombs. */
+export const MAX_DECODED_FONT_BYTES = 64 << 20;
+
+let pool: ToolsPool | undefined;
+
+/** The shared tools worker pool, started on first use. */
+export function toolsPool(): ToolsPool {
+  pool ??= new ToolsPool(env().TOOLS_WORKERS ?? Math.max(1, Math.min(2, os.availableParallelism() - 1)));
+  return pool;
+}
+
+/** How long uploads and outputs are kept, in milliseconds. */
+export function toolsTtlMs(): number {
+  return env().TOOLS_TEMP_TTL_MINUTES * 60_000;
+}
+
+/** Stops the tools workers (tests and shutdown). */
+export async function closeToolsPool(): Promise<void> {
+  await pool?.close();
+  pool = undefined;
+}

@@ -1,0 +1,184 @@
+import { createHash } from 'node:crypto';
+import { and, eq, inArray, or } from 'drizzle-orm';
+import { db } from '../db/client.ts';
+import { fontFamilies, fonts } from '../db/schema/index.ts';
+import { env } from '../env.ts';
+import { pickDefaultFace } from '../fonts/faces.ts';
+import { badRequest } from '../http/envelope.ts';
+import { storage } from '../storage/index.ts';
+import { SubsetPool } from './subset-pool.ts';
+
+/** Most fonts one subset request may name (a library page shows 24 previews). */
+export const MAX_SUBSET_ITEMS = 60;
+/** Most distinct characters one item may ask for; whole character sets go through the CSS service. */
+export const MAX_SUBSET_CHARS = 1000;
+/** Brotli quality of on-the-fly WOFF2: about 1 ms for a preview, 5–25 % larger than quality 11. */
+const PREVIEW_QUALITY = 5;
+
+/** One item of a subset request (SPEC §3): a font's gno and the text to keep. */
+export interface SubsetItem {
+  gno: string;
+  text: string;
+}
+
+/** One item of the answer (SPEC §3). */
+export interface SubsetResult {
+  gno: string;
+  familyName: string;
+  woffPath: string;
+  ttfPath: string;
+}
+
+interface FontFile {
+  gno: string;
+  familyName: string;
+  fileKey: string;
+  sha256: string;
+}
+
+const fontCache = new Map<string, { file: FontFile; at: number }>();
+const FONT_CACHE_MS = 60_000;
+const results = new Map<string, SubsetResult>();
+const MAX_RESULTS = 20_000;
+const inFlight = new Map<string, Promise<SubsetResult>>();
+let pool: SubsetPool | undefined;
+const stats = { subsetted: 0, memoryHits: 0, storageHits: 0 };
+
+/** Counters since start: fonts subsetted, answers from memory, answers from storage. */
+export function subsetStats(): Readonly<typeof stats> {
+  return { ...stats };
+}
+
+/** The shared worker pool (also lists fonts' code points for the glyph grid). */
+export function subsetPool(): SubsetPool {
+  pool ??= new SubsetPool(env().SUBSET_WORKERS);
+  return pool;
+}
+
+/** The distinct code points of a text, sorted, without control characters. */
+export function codePointsOf(text: string): number[] {
+  const set = new Set<number>();
+  for (const ch of text) {
+    const cp = ch.codePointAt(0) ?? 0;
+    if (cp >= 0x20 && !(cp >= 0x7f && cp < 0xa0)) set.add(cp);
+  }
+  return [...set].sort((a, b) => a - b);
+}
+
+/**
+ * Finds the files behind gnos: a child font's gno names that file; a family's gno names its
+ * regular weight (400, else the nearest). Cached for a minute, since fonts rarely change.
+ */
+async function resolveFonts(gnos: string[]): Promise<Map<string, FontFile>> {
+  const found = new Map<string, FontFile>();
+  const now = Date.now();
+  const missing = gnos.filter((gno) => {
+    const hit = fontCache.get(gno);
+    if (hit && now - hit.at < FONT_CACHE_MS) found.set(gno, hit.file);
+    return !found.has(gno);
+  });
+  if (missing.length === 0) return found;
+
+  const database = await db();
+  const rows = await database
+    .select({
+      gno: fonts.gno,
+      familyGno: fontFamilies.gno,
+      familyName: fontFamilies.nameZh,
+      weight: fonts.weight,
+      italic: fonts.italic,
+      fileKey: fonts.fileKey,
+      sha256: fonts.sha256,
+    })
+    .from(fonts)
+    .innerJoin(fontFamilies, eq(fonts.familyId, fontFamilies.id))
+    .where(and(eq(fontFamilies.published, true), or(inArray(fonts.gno, missing), inArray(fontFamilies.gno, missing))));
+
+  for (const row of rows) {
+    const file = { gno: row.gno, familyName: row.familyName, fileKey: row.fileKey, sha256: row.sha256 };
+    if (missing.includes(row.gno)) found.set(row.gno, file);
+  }
+  for (const gno of missing) {
+    if (found.has(gno)) continue;
+    const regular = pickDefaultFace(rows.filter((row) => row.familyGno === gno));
+    if (regular) {
+      found.set(gno, { gno, familyName: regular.familyName, fileKey: regular.fileKey, sha256: regular.sha256 });
+    }
+  }
+  for (const [gno, file] of found) fontCache.set(gno, { file, at: now });
+  return found;
+}
+
+async function subsetOne(file: FontFile, codePoints: number[]): Promise<SubsetResult> {
+  const digest = createHash('sha256').update(file.sha256).update(Uint32Array.from(codePoints)).digest('hex');
+  const key = `subsets/${file.sha256.slice(0, 16)}/${digest.slice(0, 32)}`;
+  const result = (): SubsetResult => ({
+    gno: file.gno,
+    familyName: file.familyName,
+    woffPath: store.url(`${key}.woff2`),
+    ttfPath: store.url(`${key}.ttf`),
+  });
+  const store = storage();
+
+  const remembered = results.get(key);
+  if (remembered) {
+    stats.memoryHits++;
+    return { ...remembered, gno: file.gno };
+  }
+  const running = inFlight.get(key);
+  if (running) return { ...(await running), gno: file.gno };
+
+  const work = (async () => {
+    if (await store.stat(`${key}.woff2`)) {
+      stats.storageHits++;
+    } else {
+      stats.subsetted++;
+      const output = await subsetPool().run({
+        fontId: file.sha256,
+        key: file.fileKey,
+        codePoints,
+        quality: PREVIEW_QUALITY,
+      });
+      // The TTF lands first: whoever sees the WOFF2 can rely on both. Subsets can be made again,
+      // so they skip the flush to disk that source files get.
+      await store.put(`${key}.ttf`, output.ttf, { durable: false });
+      await store.put(`${key}.woff2`, output.woff2, { durable: false });
+    }
+    const made = result();
+    if (results.size >= MAX_RESULTS) results.delete(results.keys().next().value as string);
+    results.set(key, made);
+    return made;
+  })().finally(() => inFlight.delete(key));
+  inFlight.set(key, work);
+  return work;
+}
+
+/**
+ * Subsets each named font to its text (SPEC §3 subset service). Results are cached by font file
+ * and code points, in memory and in storage; identical requests running at the same time share
+ * one subsetting.
+ */
+export async function subsetFonts(items: SubsetItem[]): Promise<SubsetResult[]> {
+  if (items.length === 0) throw badRequest('请至少选择一款字体');
+  if (items.length > MAX_SUBSET_ITEMS) throw badRequest(`一次最多预览 ${MAX_SUBSET_ITEMS} 款字体`);
+  const wanted = items.map((item) => ({ gno: item.gno, codePoints: codePointsOf(item.text) }));
+  for (const { gno, codePoints } of wanted) {
+    if (codePoints.length === 0) throw badRequest('预览文字不能为空');
+    if (codePoints.length > MAX_SUBSET_CHARS) {
+      throw badRequest(`预览文字最多 ${MAX_SUBSET_CHARS} 个不同的字符，整套字符请使用网页字体服务（${gno}）`);
+    }
+  }
+  const files = await resolveFonts([...new Set(wanted.map((item) => item.gno))]);
+  for (const { gno } of wanted) {
+    if (!files.has(gno)) throw badRequest(`字体不存在：${gno}`);
+  }
+  return Promise.all(wanted.map(({ gno, codePoints }) => subsetOne(files.get(gno) as FontFile, codePoints)));
+}
+
+/** Stops the subset workers (tests and shutdown). */
+export async function closeSubsetPool(): Promise<void> {
+  await pool?.close();
+  pool = undefined;
+  results.clear();
+  fontCache.clear();
+}
