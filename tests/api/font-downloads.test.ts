@@ -117,7 +117,11 @@ describe('GET /api/v1/web/{gno}/download', () => {
   });
 
   test.each([
-    ['a changed signature', (url: string) => url.replace(/signature=./, 'signature=A')],
+    // The first character is swapped for a different one, so the forgery differs for every secret.
+    [
+      'a changed signature',
+      (url: string) => url.replace(/signature=(.)/, (_, c: string) => `signature=${c === 'A' ? 'B' : 'A'}`),
+    ],
     ['a later expiry', (url: string) => url.replace(/expires=(\d+)/, (_, n) => `expires=${Number(n) + 60_000}`)],
     ['another font', (url: string) => url.replace('noto-sans-sc-400', 'noto-sans-sc-700')],
     ['no signature', (url: string) => url.replace(/&signature=.*/, '')],

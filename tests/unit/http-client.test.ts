@@ -157,13 +157,6 @@ describe('createHttpClient HTTP errors (SPEC §8)', () => {
   });
 });
 
-describe('SPEC §9 timeouts', () => {
-  test('are 1,200,000 ms for the main client and 40,000 ms for the second', () => {
-    expect(http.REQUEST_TIMEOUT_MS).toBe(1_200_000);
-    expect(http.QUIET_REQUEST_TIMEOUT_MS).toBe(40_000);
-  });
-});
-
 describe('buildFormData', () => {
   test('sends arrays as key[] and skips empty values', async () => {
     const { buildFormData } = await import('../../src/api/upload.ts');

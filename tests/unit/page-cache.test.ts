@@ -117,14 +117,20 @@ describe('servePageFromCache', () => {
     expect((await visit('/zixun', {}, withCookie)).headers.get('X-Page-Cache')).toBeNull();
 
     let release: () => void = () => {};
+    let rendering: () => void = () => {};
+    const renderStarted = new Promise<void>((resolve) => {
+      rendering = resolve;
+    });
     const slow = async () => {
+      rendering();
       await new Promise<void>((resolve) => {
         release = resolve;
       });
       return new Response('old', { headers: { 'Content-Type': 'text/html' } });
     };
     const pending = visit('/album', {}, slow);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // The purge lands while the render is under way, not before it started.
+    await renderStarted;
     await contentChanged('album');
     release();
     expect(await (await pending).text()).toBe('old');
