@@ -1,6 +1,7 @@
 // The browser start-up every page runs once: chunk-reload guard, session and friendly links, the
 // login guard for links into the user centre, the redirect after login, and the service worker.
 import { installChunkReloadGuard } from '../lib/chunk-reload.ts';
+import { goLive } from '../lib/early-clicks.ts';
 import { loginRedirectUrl, requiresLogin, safeRedirectPath } from '../lib/routes.ts';
 import { startSite } from '../stores/app.ts';
 import { $token, isLoggedIn, openAccountModal } from '../stores/user.ts';
@@ -69,6 +70,7 @@ function bindAccountButtons(): void {
     event.preventDefault();
     openAccountModal(button.getAttribute('data-open-account') || 'login');
   });
+  goLive('[data-open-account]');
 }
 
 /** Registers the service worker at the root with root scope; a failure changes nothing (SPEC §2). */

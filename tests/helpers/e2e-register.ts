@@ -46,15 +46,11 @@ export async function solveSliderCaptcha(page: Page): Promise<void> {
   await expect(dialog).toBeHidden();
 }
 
-/** Opens the login dialog from the header, once its script is listening. */
+/** Opens the login dialog from the header; a click made before the page's scripts run is kept. */
 export async function openLogin(page: Page): Promise<ReturnType<Page['getByRole']>> {
   const dialog = page.getByRole('dialog', { name: '登录' });
-  // A click before the page's scripts have run does nothing yet, so try again until it opens.
-  await expect(async () => {
-    if (!(await dialog.isVisible()))
-      await page.getByRole('banner').getByRole('button', { name: '登录', exact: true }).click();
-    await expect(dialog.getByRole('tab', { name: '密码登录' })).toBeVisible({ timeout: 2000 });
-  }).toPass({ timeout: 20_000 });
+  await page.getByRole('banner').getByRole('button', { name: '登录', exact: true }).click();
+  await expect(dialog.getByRole('tab', { name: '密码登录' })).toBeVisible();
   return dialog;
 }
 

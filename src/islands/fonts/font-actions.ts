@@ -1,6 +1,7 @@
 // The star (favourite) and compare buttons of font pages, kept in step with the user's favourites
 // and the compare list wherever they change.
 import { addFavoriteFont, deleteFavoriteFont } from '../../api/user-data.ts';
+import { goLive } from '../../lib/early-clicks.ts';
 import { addCompare, isCompared, removeCompare, restoreCompare } from '../../stores/compare.ts';
 import { showToast } from '../../stores/toast.ts';
 import { $compareFonts, $favoriteFonts, isLoggedIn, loadFavoriteFonts, openAccountModal } from '../../stores/user.ts';
@@ -67,4 +68,5 @@ export function installFontActions(): void {
   $favoriteFonts.listen(paint);
   $compareFonts.listen(paint);
   paint();
+  goLive('[data-favorite-gno], [data-compare-gno]');
 }

@@ -1,0 +1,23 @@
+// Buttons that work through a page script (favourite, compare, download) carry
+// `data-early-click`. Until that script has run, the inline listener in Head.astro keeps their
+// clicks in `window.__earlyClicks` instead of losing them; the script then marks its buttons live
+// and replays what was kept, so a reader's first click counts however slowly the script arrives.
+
+declare global {
+  interface Window {
+    __earlyClicks?: Element[];
+  }
+}
+
+/** Marks the page's buttons that match `selector` as handled and replays clicks kept for them. */
+export function goLive(selector: string): void {
+  const buttons = [...document.querySelectorAll<HTMLElement>(selector)];
+  for (const button of buttons) {
+    button.setAttribute('data-live', '');
+    button.removeAttribute('aria-busy');
+  }
+  const queue = window.__earlyClicks ?? [];
+  const waiting = queue.filter((element) => element.matches(selector));
+  window.__earlyClicks = queue.filter((element) => !element.matches(selector));
+  for (const element of waiting) (element as HTMLElement).click();
+}

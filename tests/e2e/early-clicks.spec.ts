@@ -1,0 +1,51 @@
+import { expect, type Page, test } from '@playwright/test';
+
+// A reader on a slow connection clicks before the page's scripts have arrived (module scripts
+// delay DOMContentLoaded, so the page is only waited for until it commits). Every script is
+// held back until after the click; the click must still do what it says once they run.
+async function holdScripts(page: Page): Promise<() => void> {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/_astro\/.*\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
+test('a visitor’s first click on 收藏 before the scripts arrive opens the login dialog', async ({ page }) => {
+  await page.goto('/news');
+  const href = await page
+    .locator('main ol')
+    .getByRole('heading', { level: 3 })
+    .first()
+    .getByRole('link')
+    .getAttribute('href');
+  const release = await holdScripts(page);
+  await page.goto(href ?? '/news', { waitUntil: 'commit' });
+  await page.getByRole('button', { name: '收藏' }).click();
+  await expect(page.getByRole('button', { name: '收藏' })).toHaveAttribute('aria-busy', 'true');
+  release();
+  await expect(page.getByRole('dialog', { name: '登录' })).toBeVisible();
+});
+
+test('compare and download clicks made before the scripts arrive are carried out', async ({ page }) => {
+  const release = await holdScripts(page);
+  await page.goto('/font/noto-sans-sc', { waitUntil: 'commit' });
+  const compare = page.getByRole('button', { name: '把思源黑体（简体）加入对比' });
+  await compare.click();
+  await page.getByRole('button', { name: '下载字体' }).click();
+  release();
+  await expect(page.getByRole('dialog', { name: '下载思源黑体（简体）' })).toBeVisible();
+  await expect(compare).toHaveAttribute('aria-pressed', 'true');
+});
+
+test('the header’s 登录 clicked before the scripts arrive opens the dialog', async ({ page }) => {
+  const release = await holdScripts(page);
+  await page.goto('/help', { waitUntil: 'commit' });
+  await page.getByRole('banner').getByRole('button', { name: '登录', exact: true }).click();
+  release();
+  await expect(page.getByRole('dialog', { name: '登录' }).getByRole('tab', { name: '密码登录' })).toBeVisible();
+});
