@@ -10,11 +10,13 @@ import { EnvError, env } from '../src/server/env.ts';
 import { withCompressedAssets } from '../src/server/http/static-assets.ts';
 import { withPageCache } from '../src/server/isr/isr-node.ts';
 import { pageCache } from '../src/server/isr/page-cache.ts';
+import { DIST_DIR, PROJECT_ROOT } from '../src/server/paths.ts';
 import { ensureBuilt } from './lib/build.ts';
 import { createProgress } from './lib/progress.ts';
 import { warmFontLibrary } from './lib/warm.ts';
 
-if (fs.existsSync('.env')) process.loadEnvFile('.env');
+const dotenv = path.join(PROJECT_ROOT, '.env');
+if (fs.existsSync(dotenv)) process.loadEnvFile(dotenv);
 
 async function main(): Promise<void> {
   const config = env();
@@ -32,11 +34,11 @@ async function main(): Promise<void> {
 
   // The adapter's entry would start its own server on import; this process owns the server.
   process.env['ASTRO_NODE_AUTOSTART'] = 'disabled';
-  const entry = pathToFileURL(path.resolve('dist/server/entry.mjs')).href;
+  const entry = pathToFileURL(path.join(DIST_DIR, 'server', 'entry.mjs')).href;
   const { handler } = (await import(entry)) as { handler: http.RequestListener };
   // Fingerprinted assets go out compressed and fresh cached pages straight to the socket;
   // everything else reaches Astro.
-  const server = http.createServer(withCompressedAssets(withPageCache(handler), path.resolve('dist/client')));
+  const server = http.createServer(withCompressedAssets(withPageCache(handler), path.join(DIST_DIR, 'client')));
   server.keepAliveTimeout = 65_000;
 
   await new Promise<void>((resolve, reject) => {

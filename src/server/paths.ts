@@ -36,6 +36,9 @@ export const MIGRATIONS_DIR = serverSource('db', 'migrations');
 /** The seed articles, albums and site data (news/, baike/, … and site.json). */
 export const CONTENT_SEED_DIR = serverSource('db', 'seed', 'content');
 
+/** The build: dist/server (the adapter's entry) and dist/client (assets and prerendered pages). */
+export const DIST_DIR = path.join(PROJECT_ROOT, 'dist');
+
 /** The project's package.json, for resolving native add-ons from its node_modules. */
 export const PROJECT_MANIFEST = path.join(PROJECT_ROOT, 'package.json');
 

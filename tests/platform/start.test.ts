@@ -101,4 +101,47 @@ describe('npm start', () => {
     third.child.kill('SIGTERM');
     expect(await third.exited).toBe(0);
   }, 300_000);
+
+  test('the built server runs from another working directory', async () => {
+    // The folder seeded above; the server is the adapter's own entry, started from the temp folder.
+    const port = await freePort();
+    const child = spawn(process.execPath, [path.resolve('dist/server/entry.mjs')], {
+      cwd: os.tmpdir(),
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: '',
+        DATA_DIR: dataDir,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let text = '';
+    child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const server: Started = { child, output: () => text, exited };
+    running.push(server);
+    const base = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const answer = await fetch(`${base}/healthz`).catch(() => undefined);
+      if (answer?.ok) break;
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`built server did not start:\n${text}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    // A page, the database, the seed content folder and a worker thread (the live preview subset).
+    expect((await fetch(`${base}/font/noto-sans-sc`)).status).toBe(200);
+    expect((await fetch(`${base}/news`)).status).toBe(200);
+    const preview = await fetch(`${base}/webfont/http`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify([{ gno: 'noto-sans-sc-400', text: '永和九年' }]),
+    });
+    const [item] = ((await preview.json()) as { data: Array<{ woffPath: string }> }).data;
+    expect((await fetch(`${base}${item?.woffPath}`)).status).toBe(200);
+    child.kill('SIGTERM');
+    await exited;
+  }, 120_000);
 });
