@@ -6,6 +6,9 @@ const postgres = process.env['TEST_DATABASE_URL'] || '';
 
 const shared = {
   testTimeout: 30_000,
+  // Suites open a database and worker pools in beforeAll; on a loaded 2-core machine that can take
+  // longer than vitest's 10 s default, which failed whole files without a message.
+  hookTimeout: 60_000,
   // PGlite and the durability tests spawn processes and hold WASM heaps; forks isolate them.
   pool: 'forks',
 } as const;
