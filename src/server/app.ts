@@ -9,6 +9,9 @@ import { downloadRoutes } from './fonts/download-routes.ts';
 import { favoriteRoutes } from './fonts/favorite-routes.ts';
 import { fontRoutes } from './fonts/routes.ts';
 import { ApiError, type Envelope } from './http/envelope.ts';
+import { logUnexpected } from './http/error-log.ts';
+import { allowedMethods } from './http/method-check.ts';
+import { textGuard } from './http/text-guard.ts';
 import { log } from './log.ts';
 import { healthRoutes } from './site/health-routes.ts';
 import { siteRoutes } from './site/routes.ts';
@@ -43,6 +46,8 @@ export function createApp(): Hono {
     );
   });
 
+  app.use(textGuard());
+
   app.route('/', healthRoutes());
   app.route('/web/api', fontRoutes());
   app.route('/web/api', favoriteRoutes());
@@ -56,7 +61,15 @@ export function createApp(): Hono {
   app.route('/tools/api', toolRoutes());
   app.route('/files', fileRoutes());
 
-  app.notFound((c) => c.json(errorBody('404', `接口不存在：${c.req.method} ${c.req.path}`), 404));
+  const methodsOf = allowedMethods(app);
+  app.notFound((c) => {
+    const allowed = methodsOf(c.req.path);
+    if (allowed.length > 0 && !allowed.includes(c.req.method)) {
+      const body = errorBody('405', `网络请求错误，请求方法未允许：${c.req.path} 只接受 ${allowed.join('、')}`);
+      return c.json(body, 405, { Allow: allowed.join(', ') });
+    }
+    return c.json(errorBody('404', `接口不存在：${c.req.method} ${c.req.path}`), 404);
+  });
 
   app.onError((error, c) => {
     if (error instanceof ApiError) {
@@ -66,7 +79,7 @@ export function createApp(): Hono {
       const message = /json/i.test(error.message) ? '请求体不是有效的 JSON' : '请求格式不正确';
       return c.json(errorBody(String(error.status), message), error.status);
     }
-    log().error({ reqId: c.get('requestId'), err: error, path: c.req.path }, 'unhandled error');
+    logUnexpected(error, c.get('requestId'), c.req.path);
     return c.json(errorBody('500', `服务器出错了，请稍后再试或联系管理员（请求编号 ${c.get('requestId')}）`), 500);
   });
 

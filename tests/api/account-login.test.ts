@@ -248,7 +248,14 @@ describe('sessions', () => {
     const res = await h.call('GET', '/web/api/account/user-info', undefined, { token });
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ code: 'S00106', message: '登录已过期，请重新登录' });
-    // The expired row is gone; the token now counts as unknown.
+    // Every later call with that token says the same, so whichever call a page makes first, the
+    // browser learns that the session expired (SPEC §8) rather than that it was never valid.
+    for (let call = 0; call < 3; call++) {
+      const again = await h.call('GET', '/web/api/account/user-info', undefined, { token });
+      expect(again.body).toMatchObject({ code: 'S00106' });
+    }
+    // A new login clears the account's expired sessions; the old token is then unknown.
+    await h.login(MOBILE, PASSWORD);
     expect((await h.call('GET', '/web/api/account/user-info', undefined, { token })).body.code).toBe('401');
   });
 });

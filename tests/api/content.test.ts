@@ -286,3 +286,19 @@ describe('GET /web/api/web-findAll/getByParameter', () => {
     expect(body.message).toContain('请输入要搜索的内容');
   });
 });
+
+describe('GET /web/api/marketing-dict/dict-number', () => {
+  test('counts the library and the community from the database, and follows a download', async () => {
+    const before = (await get('/marketing-dict/dict-number')).body;
+    expect(before.code).toBe('200');
+    // The fixture library: three families, their faces, and the fixture articles.
+    expect(before.data).toMatchObject({ fontFamilies: 3, members: 0 });
+    expect(before.data.fontFaces).toBeGreaterThanOrEqual(3);
+    expect(before.data.articles).toBeGreaterThan(0);
+    const { database } = suite;
+    const { fontFamilies } = await import('../../src/server/db/schema/index.ts');
+    await database.db.update(fontFamilies).set({ downloads: 41 });
+    const after = (await get('/marketing-dict/dict-number')).body;
+    expect(after.data.downloads).toBe(41 * 3);
+  });
+});

@@ -1,4 +1,4 @@
-import { and, eq, lt, ne } from 'drizzle-orm';
+import { and, eq, lte, ne } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { accounts, sessions } from '../db/schema/index.ts';
 import type { Clock } from './clock.ts';
@@ -33,7 +33,7 @@ export async function createSession(
 ): Promise<IssuedSession> {
   const token = newToken();
   const now = options.clock();
-  await db.delete(sessions).where(and(eq(sessions.accountId, accountId), lt(sessions.expiresAt, new Date(now))));
+  await db.delete(sessions).where(and(eq(sessions.accountId, accountId), lte(sessions.expiresAt, new Date(now))));
   await db.insert(sessions).values({
     id: sha256Hex(token),
     accountId,
@@ -46,7 +46,10 @@ export async function createSession(
   return { token, expired: options.ttlSeconds };
 }
 
-/** Looks a token up; an expired session is deleted on the way and reported as such. */
+/**
+ * Looks a token up. An expired session is kept and reported as expired on every call (SPEC §8:
+ * S00106), not only the first; the account's next login removes it (see createSession).
+ */
 export async function findSession(db: Db, token: string, clock: Clock): Promise<SessionLookup> {
   if (!isTokenShaped(token)) return { status: 'invalid' };
   const id = sha256Hex(token);
@@ -58,10 +61,7 @@ export async function findSession(db: Db, token: string, clock: Clock): Promise<
     .limit(1);
   if (!row) return { status: 'invalid' };
   const now = clock();
-  if (row.session.expiresAt.getTime() <= now) {
-    await db.delete(sessions).where(eq(sessions.id, id));
-    return { status: 'expired' };
-  }
+  if (row.session.expiresAt.getTime() <= now) return { status: 'expired' };
   if (row.account.disabledAt) return { status: 'invalid' };
   if (now - row.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
     await db

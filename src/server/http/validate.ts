@@ -2,9 +2,28 @@ import type { Context, MiddlewareHandler, ValidationTargets } from 'hono';
 import { validator } from 'hono/validator';
 import { type ZodType, z } from 'zod';
 import { badRequest } from './envelope.ts';
+import { refuseForbiddenText } from './text-guard.ts';
 
-// Messages go to users, so zod speaks Chinese here (and only here: logs stay English).
-const zhCN = z.locales.zhCN().localeError;
+// Messages go to users, so zod speaks Chinese here (and only here: logs stay English). zod's own
+// Chinese names the schema's types ("期望 string，实际接收 undefined"); a missing or mistyped field
+// is said the way a form says it instead.
+const zodZh = z.locales.zhCN().localeError;
+const TYPE_NAMES: Record<string, string> = {
+  string: '文字',
+  number: '数字',
+  int: '整数',
+  boolean: '是或否',
+  array: '列表',
+  object: '一组字段',
+  date: '日期',
+};
+const zhCN: z.core.$ZodErrorMap = (issue) => {
+  if (issue.code === 'invalid_type') {
+    if (issue.input === undefined || issue.input === null || issue.input === '') return '不能为空';
+    return `格式不正确，应为${TYPE_NAMES[issue.expected] ?? '正确的格式'}`;
+  }
+  return zodZh(issue);
+};
 
 function labelOf(schema: unknown): string | undefined {
   return schema ? (z.globalRegistry.get(schema as ZodType)?.['label'] as string | undefined) : undefined;
@@ -54,6 +73,7 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
   { in: { [K in Target]: z.input<Schema> }; out: { [K in Target]: z.output<Schema> } }
 > {
   return validator(target, (value: unknown, _c: Context) => {
+    refuseForbiddenText(value);
     const result = schema.safeParse(value, { error: zhCN });
     if (!result.success) throw badRequest(describeIssues(schema, result.error));
     return result.data;

@@ -1,10 +1,15 @@
 import { Hono } from 'hono';
 import { ok } from '../http/envelope.ts';
 import { listFriendLinks } from './friend-links.ts';
+import { siteNumbers } from './numbers.ts';
 
-/** Site-wide data, mounted at /web/api: GET /friendshipLinks/getFriendshipLinks (SPEC §7 Common). */
+/**
+ * Site-wide data, mounted at /web/api (SPEC §7 Common): GET /friendshipLinks/getFriendshipLinks and
+ * GET /marketing-dict/dict-number (the library's and the community's numbers).
+ */
 export function siteRoutes(): Hono {
   const routes = new Hono();
   routes.get('/friendshipLinks/getFriendshipLinks', async (c) => c.json(ok(await listFriendLinks())));
+  routes.get('/marketing-dict/dict-number', async (c) => c.json(ok(await siteNumbers())));
   return routes;
 }
