@@ -135,18 +135,36 @@ describe('POST /web/api/login', () => {
     expect(ratio).toBeLessThan(1.6);
   });
 
-  test('answers 429 with Retry-After after five failures for one account, until the window ends', async () => {
+  test('refuses an address after five failures for one account, until the window ends', async () => {
     const account = 'limit@example.com';
     await h.register(account, PASSWORD);
-    for (let i = 0; i < 5; i += 1) {
-      expect((await h.login(account, 'wrong password', { ip: `10.2.0.${i}` })).status).toBe(401);
-    }
-    const blocked = await h.login(account, PASSWORD, { ip: '10.2.1.1' });
+    const attacker = '10.2.0.1';
+    for (let i = 0; i < 5; i += 1)
+      expect((await h.login(account, 'wrong password', { ip: attacker })).status).toBe(401);
+    const blocked = await h.login(account, PASSWORD, { ip: attacker });
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBe(900);
-    expect(blocked.body.message).toMatch(/登录失败次数过多/);
+    expect(blocked.body.message).toMatch(/登录失败次数过多.*验证码登录/);
     h.clock.advance(15 * 60_000);
-    expect((await h.login(account, PASSWORD, { ip: '10.2.1.1' })).status).toBe(200);
+    expect((await h.login(account, PASSWORD, { ip: attacker })).status).toBe(200);
+  });
+
+  test('failures from many addresses slow an account down but never lock its owner out', async () => {
+    const account = 'stuffed@example.com';
+    await h.register(account, PASSWORD);
+    h.pauses.length = 0;
+    for (let i = 0; i < 8; i += 1) {
+      expect((await h.login(account, 'wrong password', { ip: `10.4.0.${i}` })).status).toBe(401);
+    }
+    // From the sixth attempt on, each waits longer: 0.5 s, 1 s, 2 s (then 4 s, capped at 8 s).
+    expect(h.pauses).toEqual([500, 1000, 2000]);
+    const owner = await h.login(account, PASSWORD, { ip: '10.4.1.1' });
+    expect(owner.status).toBe(200);
+    expect(h.pauses.at(-1)).toBe(4000);
+    // A success ends the slowdown; the code login was never limited by any of this.
+    h.pauses.length = 0;
+    expect((await h.login(account, PASSWORD, { ip: '10.4.1.1' })).status).toBe(200);
+    expect(h.pauses).toEqual([]);
   });
 
   test('answers 429 after twenty failures from one IP, whatever the account', async () => {

@@ -57,6 +57,8 @@ export interface AccountHarness {
   db: Db;
   sms: RecordingSender;
   email: RecordingSender;
+  /** The waits the login asked for, in ms; they advance the manual clock instead of taking time. */
+  pauses: number[];
   dataDir: string;
   call<T = unknown>(method: string, path: string, body?: unknown, options?: CallOptions): Promise<Answer<T>>;
   /** Solves a fresh captcha from its images and answers the verification for the next action. */
@@ -89,7 +91,14 @@ export async function openAccountHarness(
   const clock = manualClock(Date.now());
   const sms = recordingSender('sms');
   const email = recordingSender('email');
-  const ctx = setup.configuredSenders ? createAuthContext({ clock }) : createAuthContext({ clock, sms, email });
+  const pauses: number[] = [];
+  const pause = async (ms: number) => {
+    pauses.push(ms);
+    clock.advance(ms);
+  };
+  const ctx = setup.configuredSenders
+    ? createAuthContext({ clock, pause })
+    : createAuthContext({ clock, sms, email, pause });
   // The app is built exactly as the site builds it; its account routes pick up this context.
   setAuthContext(ctx);
   const app = createApp();
@@ -123,6 +132,7 @@ export async function openAccountHarness(
     db: database.db,
     sms,
     email,
+    pauses,
     dataDir,
     call,
     async captcha(options = {}) {

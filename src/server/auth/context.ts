@@ -14,8 +14,12 @@ import { createRateLimiter, type RateLimiter } from './rate-limit.ts';
 
 /** The rate limiters of the account endpoints, each keyed by account, IP or both. */
 export interface AuthLimiters {
-  /** Failed password checks per account name (login) or account id (re-authentication). */
+  /** Failed re-authentications per account id (a logged-in user confirming a change). */
   loginAccount: RateLimiter;
+  /** Failed logins per account name and address together: the pair is refused past the limit. */
+  loginPair: RateLimiter;
+  /** Failed logins per account name from every address: counted only, to slow further attempts. */
+  loginFailures: RateLimiter;
   /** Failed logins per IP. */
   loginIp: RateLimiter;
   /** Registrations per IP. */
@@ -37,6 +41,8 @@ export interface AuthContext {
   sms: MessageSender;
   /** fetch for calls to WeChat (tests may point it elsewhere; the addresses come from env). */
   fetch: typeof fetch;
+  /** Waits before a login attempt on an account under attack (tests record it instead). */
+  pause: (ms: number) => Promise<void>;
 }
 
 /** Builds the limiters with the project's numbers (README "Accounts"). */
@@ -44,6 +50,8 @@ export function createLimiters(clock: Clock): AuthLimiters {
   const minute = 60_000;
   return {
     loginAccount: createRateLimiter({ limit: 5, windowMs: 15 * minute, clock }),
+    loginPair: createRateLimiter({ limit: 5, windowMs: 15 * minute, clock }),
+    loginFailures: createRateLimiter({ limit: 100_000, windowMs: 15 * minute, clock }),
     loginIp: createRateLimiter({ limit: 20, windowMs: 15 * minute, clock }),
     registerIp: createRateLimiter({ limit: 10, windowMs: 60 * minute, clock }),
     sendCodeIp: createRateLimiter({ limit: 10, windowMs: 10 * minute, clock }),
@@ -97,6 +105,7 @@ export function createAuthContext(overrides: Partial<AuthContext> = {}): AuthCon
     email: overrides.email ?? senders.email,
     sms: overrides.sms ?? senders.sms,
     fetch: overrides.fetch ?? ((input, init) => fetch(input, init)),
+    pause: overrides.pause ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
   };
 }
 

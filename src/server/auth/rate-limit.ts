@@ -9,6 +9,8 @@ export interface RateLimiter {
   check(key: string): LimitVerdict;
   /** Counts one event for the key and answers whether it was still within the limit. */
   hit(key: string): LimitVerdict;
+  /** How many events the key's current window holds. */
+  count(key: string): number;
   /** Forgets the key (e.g. after a successful login). */
   reset(key: string): void;
 }
@@ -61,6 +63,9 @@ export function createRateLimiter(options: { limit: number; windowMs: number; cl
       if (window.count >= options.limit) return blocked(window);
       window.count += 1;
       return { allowed: true };
+    },
+    count(key) {
+      return current(key)?.count ?? 0;
     },
     reset(key) {
       windows.delete(key);
