@@ -93,6 +93,21 @@ describe('POST /tools/api/upload', () => {
     ['a WOFF that declares 1 GB', async () => woffDeclaringAGigabyte(), 'big.woff', BOMB],
     ['a WOFF2 that declares 1 GB', async () => woff2DeclaringAGigabyte(), 'big.woff2', BOMB],
     ['an empty file', async () => Buffer.alloc(0), 'empty.ttf', '上传的文件是空的，请选择字体文件'],
+    [
+      'a TTF whose loca points past its glyf',
+      async () => {
+        const bytes = TTF.slice();
+        const view = new DataView(bytes.buffer);
+        for (let i = 0; i < view.getUint16(4); i++) {
+          if (String.fromCharCode(...bytes.subarray(12 + i * 16, 16 + i * 16)) !== 'loca') continue;
+          const end = view.getUint32(12 + i * 16 + 8) + view.getUint32(12 + i * 16 + 12);
+          view.setUint16(end - 2, 0xffff);
+        }
+        return Buffer.from(bytes);
+      },
+      'broken.ttf',
+      '字体文件已损坏：字形位置（loca）指向字形（glyf）表之外',
+    ],
   ])('refuses %s with 400 and keeps nothing', async (_name, make, fileName, message) => {
     const before = await storedFiles(library.dataDir, 'tools/uploads');
     const answer = await uploadFont(app, new Uint8Array(await make()), fileName);

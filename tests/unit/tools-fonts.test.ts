@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { rankCharacters } from '../../src/server/engine/char-frequency.ts';
+import { convertFont } from '../../src/server/engine/convert.ts';
 import { encodeEot } from '../../src/server/engine/eot.ts';
 import { FontInputError } from '../../src/server/engine/font-errors.ts';
 import { sniffFontFormat } from '../../src/server/engine/font-format.ts';
@@ -15,7 +16,7 @@ import { resetEnv } from '../../src/server/env.ts';
 import { storage } from '../../src/server/storage/index.ts';
 import { ToolsPool } from '../../src/server/tools/pool.ts';
 import { planFontSlices } from '../../src/server/tools/tasks.ts';
-import { cmapByFontTools } from '../helpers/font-oracle.ts';
+import { cmapByFontTools, passesOts } from '../helpers/font-oracle.ts';
 
 const NOTO = new Uint8Array(fs.readFileSync('tests/fixtures/fonts/noto-sans-sc/NotoSansSC_400Regular.ttf'));
 const OTF = new Uint8Array(fs.readFileSync('tests/fixtures/tools/NotoSansSC-Features.otf'));
@@ -153,5 +154,21 @@ describe('ToolsPool', () => {
     await expect(slow).rejects.toThrow('处理时间过长');
     const next = await pool.run({ kind: 'describe', key: 'in/font.ttf', maxSfntBytes: 64 << 20 }, { lane: 'quick' });
     expect(next.glyphCount).toBe(532);
+  });
+});
+
+describe('converting a font whose last glyph has no outline', () => {
+  // Cut from DotGothic16: U+00A0's empty glyph comes last in glyf, where fontkit reads past the end.
+  const DOT = new Uint8Array(fs.readFileSync('tests/fixtures/tools/DotGothic16-EmptyLastGlyph.ttf'));
+
+  test('writes every offered format, each passing the checks browsers make', async () => {
+    for (const target of ['ttf', 'woff', 'woff2', 'eot', 'svg'] as const) {
+      const out = await convertFont(DOT, target);
+      expect(out.byteLength).toBeGreaterThan(0);
+      if (target === 'ttf' || target === 'woff' || target === 'woff2') expect(passesOts(out)).toBe(true);
+    }
+    const svg = new TextDecoder().decode(await convertFont(DOT, 'svg'));
+    expect(svg).toContain('<glyph unicode="&#xa0;" horiz-adv-x="');
+    expect(svg).toMatch(/<glyph unicode="&#x6c38;" horiz-adv-x="\d+" d="M/);
   });
 });

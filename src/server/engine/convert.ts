@@ -1,4 +1,5 @@
 import { decodeEot, encodeEot } from './eot.ts';
+import { checkFont } from './font-check.ts';
 import { FontInputError } from './font-errors.ts';
 import { type FontFormat, sniffFontFormat } from './font-format.ts';
 import { FLAVOR_CFF, FLAVOR_TRUETYPE, type OutlineKind, outlineKind, readSfnt, writeSfnt } from './sfnt.ts';
@@ -93,6 +94,7 @@ export async function describeFont(bytes: Uint8Array, maxSfntBytes = DEFAULT_MAX
   if (font.flavor !== FLAVOR_TRUETYPE && font.flavor !== FLAVOR_CFF && font.flavor !== 0x74727565) {
     throw new FontInputError('not-font', `unknown sfnt flavour ${font.flavor.toString(16)}`);
   }
+  checkFont(sfnt);
   const glyphCount = glyphCountOf(font);
   if (glyphCount === 0) throw new FontInputError('corrupt', 'no glyphs');
   return {
@@ -105,8 +107,39 @@ export async function describeFont(bytes: Uint8Array, maxSfntBytes = DEFAULT_MAX
   };
 }
 
+/**
+ * Checks a font the tools wrote, in any sfnt-based format, with the rules uploads pass (font-check.ts):
+ * an output that a browser would refuse is never offered. SVG fonts are XML and not checked here.
+ */
+export async function checkWrittenFont(bytes: Uint8Array, format: TargetFormat | 'ttc'): Promise<void> {
+  try {
+    if (format === 'svg') return;
+    if (format === 'woff') checkFont(decodeWoff(bytes, DEFAULT_MAX_SFNT_BYTES));
+    else if (format === 'woff2') checkFont(await decodeWoff2(bytes, DEFAULT_MAX_SFNT_BYTES));
+    else if (format === 'eot') checkFont(decodeEot(bytes));
+    else checkFont(bytes);
+  } catch (error) {
+    const detail = error instanceof FontInputError ? error.message : String(error);
+    throw new FontInputError(
+      'corrupt',
+      `written ${format}: ${detail}`,
+      `生成的字体未通过检查（${detail}），已停止，请联系我们`,
+    );
+  }
+}
+
 /** Writes a standalone font in one target format; refuses unsound targets (see conversionProblem). */
 export async function convertFont(
+  sfnt: Uint8Array,
+  target: TargetFormat,
+  onProgress?: (fraction: number) => void,
+): Promise<Uint8Array> {
+  const written = await writeFont(sfnt, target, onProgress);
+  await checkWrittenFont(written, target);
+  return written;
+}
+
+async function writeFont(
   sfnt: Uint8Array,
   target: TargetFormat,
   onProgress?: (fraction: number) => void,

@@ -1,7 +1,7 @@
 import * as fontkit from 'fontkit';
 import { FontInputError } from './font-errors.ts';
 import { readSfnt, tableOf, viewOf } from './sfnt.ts';
-import { cmapOf, familyNameOf } from './sfnt-info.ts';
+import { cmapOf, familyNameOf, glyphSizesOf } from './sfnt-info.ts';
 
 // SVG fonts (SVG 1.1 <font>) are only read by old iOS Safari (before 5) and some design tools; no
 // browser today uses them. They are offered for those legacy uses: each mapped character becomes
@@ -16,6 +16,16 @@ const escapeXml = (text: string) =>
     .filter((ch) => !isForbiddenInXml(ch.charCodeAt(0)))
     .join('')
     .replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/** The advance width of each glyph from hhea and hmtx (glyphs past numberOfHMetrics repeat the last). */
+function advanceWidths(font: ReturnType<typeof readSfnt>): (glyphId: number) => number {
+  const hhea = tableOf(font, 'hhea');
+  const hmtx = tableOf(font, 'hmtx');
+  if (!hhea || !hmtx || hhea.byteLength < 36) return () => 0;
+  const metrics = Math.min(viewOf(hhea).getUint16(34), Math.floor(hmtx.byteLength / 4));
+  const view = viewOf(hmtx);
+  return (glyphId) => (metrics === 0 ? 0 : view.getUint16(Math.min(glyphId, metrics - 1) * 4));
+}
 
 /** Writes an SVG font with one glyph per code point the font maps, plus its missing glyph. */
 export function encodeSvgFont(sfnt: Uint8Array, onProgress?: (done: number) => void): Uint8Array {
@@ -38,13 +48,22 @@ export function encodeSvgFont(sfnt: Uint8Array, onProgress?: (done: number) => v
     `<font-face font-family="${family}" units-per-em="${unitsPerEm}" ascent="${font.ascent}" descent="${font.descent}"`,
     ` font-weight="${(font['OS/2'] as { usWeightClass?: number } | undefined)?.usWeightClass ?? 400}"/>\n`,
   ];
+  // fontkit reads a glyph header even for a glyph without outline data, which runs past the end of
+  // glyf when such a glyph comes last (DotGothic16's space does): those glyphs are drawn here as
+  // what they are, an advance without a path, from hmtx.
+  const trueTypeSizes = tableOf(parsed, 'glyf') ? glyphSizesOf(parsed) : undefined;
+  const advanceOf = advanceWidths(parsed);
   const drawn = new Map<number, string>();
   const glyphElement = (glyphId: number) => {
     let cached = drawn.get(glyphId);
     if (cached === undefined) {
-      const glyph = font.getGlyph(glyphId);
-      const d = glyph.path.toSVG();
-      cached = ` horiz-adv-x="${Math.round(glyph.advanceWidth)}"${d ? ` d="${d}"` : ''}`;
+      if (trueTypeSizes && trueTypeSizes[glyphId] === 0) {
+        cached = ` horiz-adv-x="${advanceOf(glyphId)}"`;
+      } else {
+        const glyph = font.getGlyph(glyphId);
+        const d = glyph.path.toSVG();
+        cached = ` horiz-adv-x="${Math.round(glyph.advanceWidth)}"${d ? ` d="${d}"` : ''}`;
+      }
       drawn.set(glyphId, cached);
     }
     return cached;

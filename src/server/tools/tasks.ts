@@ -1,6 +1,7 @@
 import { buffer } from 'node:stream/consumers';
 import { characterRanking } from '../engine/char-frequency.ts';
 import {
+  checkWrittenFont,
   convertFont,
   decodeFont,
   describeFont,
@@ -151,6 +152,7 @@ async function subset(task: Extract<ToolTask, { kind: 'subset' }>, progress: Pro
       format === 'woff2' ? await encodeWoff2(subsetFont) : format === 'woff' ? encodeWoff(subsetFont) : subsetFont;
     // A CFF font stays CFF after subsetting, so its "TTF" output is an OTF and is named so.
     const written: TargetFormat = format === 'ttf' && outline === 'cff' ? 'otf' : format;
+    await checkWrittenFont(bytes, written);
     const key = `${task.outPrefix}/${files.length}.${FORMAT_INFO[written].ext}`;
     await storage().put(key, bytes, { durable: false });
     files.push({ format: written, key, size: bytes.byteLength });
