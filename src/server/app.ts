@@ -8,6 +8,7 @@ import { contentRoutes } from './content/routes.ts';
 import { downloadRoutes } from './fonts/download-routes.ts';
 import { favoriteRoutes } from './fonts/favorite-routes.ts';
 import { fontRoutes } from './fonts/routes.ts';
+import { apiBodyLimit } from './http/body-limit.ts';
 import { ApiError, type Envelope } from './http/envelope.ts';
 import { logUnexpected } from './http/error-log.ts';
 import { allowedMethods } from './http/method-check.ts';
@@ -46,6 +47,7 @@ export function createApp(): Hono {
     );
   });
 
+  app.use(apiBodyLimit());
   app.use(textGuard());
 
   app.route('/', healthRoutes());

@@ -153,6 +153,52 @@ describe('POST /tools/api/upload', () => {
     expect(await storedFiles(library.dataDir, '.tmp')).toEqual([]);
   });
 
+  test('refuses a 50 MB body whose boundary never comes after reading its first chunks only', async () => {
+    let pulled = 0;
+    const chunk = new Uint8Array(64 * 1024).fill(0x61);
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled >= 50 << 20) return controller.close();
+        pulled += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await app.request('/tools/api/upload', {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=never-sent' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toMatch(/^上传的表单格式不正确/);
+    // The parser is linear and gives up after the preamble window, not after 50 MB.
+    expect(pulled).toBeLessThanOrEqual(256 * 1024);
+  });
+
+  test('refuses a 200 MB JSON body with 413 after reading about its first megabyte', async () => {
+    let pulled = 0;
+    const chunk = new TextEncoder().encode(`${'"字体",'.repeat(8000)}`);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('[{"gno":"noto-sans-sc-400","text":['));
+      },
+      pull(controller) {
+        if (pulled >= 200 << 20) return controller.close();
+        pulled += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await app.request('/webfont/http', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { message: string }).message).toBe('请求内容过大，最多 1024 KB');
+    expect(pulled).toBeLessThan(2 << 20);
+  });
+
   test('refuses a declared 200 MB body at once', async () => {
     const res = await app.request('/tools/api/upload', {
       method: 'POST',
