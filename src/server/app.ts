@@ -4,6 +4,7 @@ import { requestId } from 'hono/request-id';
 import { captchaRoutes } from './accounts/captcha-routes.ts';
 import { accountRoutes } from './accounts/routes.ts';
 import { wechatRoutes } from './accounts/wechat-routes.ts';
+import { readToken } from './auth/middleware.ts';
 import { contentRoutes } from './content/routes.ts';
 import { downloadRoutes } from './fonts/download-routes.ts';
 import { favoriteRoutes } from './fonts/favorite-routes.ts';
@@ -47,6 +48,12 @@ export function createApp(): Hono {
     );
   });
 
+  // An answer to a request that carries a login may hold personal data: no shared cache may keep
+  // it, unless its route said otherwise (public reads set their own caching).
+  app.use(async (c, next) => {
+    await next();
+    if (!c.res.headers.has('Cache-Control') && readToken(c)) c.header('Cache-Control', 'private, no-store');
+  });
   app.use(apiBodyLimit());
   app.use(textGuard());
 

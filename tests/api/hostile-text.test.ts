@@ -137,3 +137,18 @@ describe('validation messages', () => {
     }
   });
 });
+
+describe('caching of private answers', () => {
+  test('an answer to a request with a login is private and never stored; a visitor’s public read is not marked', async () => {
+    const withToken = await app.request('/web/api/collection/allFont', {
+      headers: { 'alliance-authenticate': 'a'.repeat(64) },
+    });
+    expect(withToken.headers.get('Cache-Control')).toBe('private, no-store');
+    const withCookie = await app.request('/web/api/collection/allFont', {
+      headers: { cookie: `token=${'b'.repeat(64)}` },
+    });
+    expect(withCookie.headers.get('Cache-Control')).toBe('private, no-store');
+    const visitor = await app.request('/web/api/friendshipLinks/getFriendshipLinks');
+    expect(visitor.headers.get('Cache-Control')).toBeNull();
+  });
+});

@@ -188,4 +188,31 @@ describe('expiry', () => {
     );
     expect(again.status).toBe(404);
   });
+
+  test('the sweeper removes partial files and empty folders a killed process left, once they are old', async () => {
+    const root = path.join(library.dataDir, 'storage');
+    const old = new Date(Date.now() - 2 * 60 * 60_000);
+    fs.mkdirSync(path.join(root, '.tmp'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.tmp', 'killed.part'), 'half a font');
+    fs.utimesSync(path.join(root, '.tmp', 'killed.part'), old, old);
+    fs.writeFileSync(path.join(root, '.tmp', 'writing.part'), 'a font being received now');
+    fs.mkdirSync(path.join(root, 'tools', 'uploads', 'cut-off', 'inner'), { recursive: true });
+    for (const dir of ['tools/uploads/cut-off/inner', 'tools/uploads/cut-off'])
+      fs.utimesSync(path.join(root, dir), old, old);
+    await sweepToolFiles();
+    expect(fs.readdirSync(path.join(root, '.tmp'))).toEqual(['writing.part']);
+    expect(fs.existsSync(path.join(root, 'tools', 'uploads', 'cut-off'))).toBe(false);
+    expect(fs.existsSync(path.join(root, 'tools', 'uploads'))).toBe(true);
+  });
+
+  test('uploads and outputs are not served by /files, only by the expiring no-store tool routes', async () => {
+    const upload = await uploadFont(app, TTF, 'font.ttf');
+    const keys = await storedFiles(library.dataDir, `tools/uploads/${upload.data.fileId}`);
+    expect(keys.length).toBeGreaterThan(0);
+    for (const key of keys) expect((await app.request(`/files/${key}`)).status).toBe(404);
+    const job = await convert({ fileId: upload.data.fileId }, ['woff']);
+    const res = await app.request(job.result?.files[0]?.url ?? '');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Cache-Control')).toBe('private, no-store');
+  });
 });

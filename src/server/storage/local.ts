@@ -129,4 +129,39 @@ export class LocalStorage implements Storage {
   url(key: string): string {
     return publicPath(key);
   }
+
+  async sweepLeftovers(before: Date, prefix: string): Promise<number> {
+    let removed = 0;
+    const cutoff = before.getTime();
+    // Partial writes: a put streams into .tmp and renames; a process killed mid-stream leaves the part.
+    for (const entry of await fsp.readdir(this.#tmpDir, { withFileTypes: true }).catch(() => [])) {
+      if (!entry.isFile() || !entry.name.endsWith('.part')) continue;
+      const file = path.join(this.#tmpDir, entry.name);
+      const stat = await fsp.stat(file).catch(() => undefined);
+      if (stat && stat.mtimeMs < cutoff) {
+        await fsp.rm(file, { force: true });
+        removed++;
+      }
+    }
+    // Empty folders under the area, deepest first, so a folder emptied by this sweep goes too.
+    const walk = async (dir: string): Promise<boolean> => {
+      // Its time is read before its children go: removing them touches the folder.
+      const before = await fsp.stat(dir).catch(() => undefined);
+      const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => undefined);
+      if (!entries) return false;
+      let empty = true;
+      for (const entry of entries) {
+        if (entry.isDirectory() && !(await walk(path.join(dir, entry.name)))) empty = false;
+        else if (!entry.isDirectory()) empty = false;
+      }
+      if (!empty || dir === area) return false;
+      if (!before || before.mtimeMs >= cutoff) return false;
+      await fsp.rmdir(dir).catch(() => undefined);
+      removed++;
+      return true;
+    };
+    const area = this.#file(prefix);
+    await walk(area);
+    return removed;
+  }
 }

@@ -32,6 +32,9 @@ export function fileRoutes(): Hono {
   const routes = new Hono();
   routes.get('/:key{.+}', async (c) => {
     const key = c.req.param('key');
+    // Tool uploads and outputs are temporary and private: they are served only by the expiring,
+    // no-store routes of /tools/api, never with this route's year-long public caching.
+    if (key.startsWith('tools/')) throw notFound('文件不存在');
     let object: Awaited<ReturnType<ReturnType<typeof storage>['get']>>;
     try {
       object = await storage().get(key);

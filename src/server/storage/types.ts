@@ -43,6 +43,11 @@ export interface Storage {
   deleteTree(prefix: string): Promise<void>;
   /** The public path that serves the object, '/files/<key>'. */
   url(key: string): string;
+  /**
+   * Removes what a killed process left behind, untouched since `before`: partial writes, and empty
+   * folders under `prefix` (a short-lived area such as 'tools'). Answers how many were removed.
+   */
+  sweepLeftovers(before: Date, prefix: string): Promise<number>;
 }
 
 /** Thrown for a key that could escape the storage root or that no driver can hold. */

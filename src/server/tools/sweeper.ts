@@ -30,10 +30,16 @@ async function expiryOf(folder: string, keys: string[]): Promise<number> {
   return newest + toolsTtlMs() + GRACE_MS;
 }
 
-/** Deletes every expired upload and output folder; answers how many folders went. */
+/** How long an upload may take before its partial file counts as left behind. */
+export const UPLOAD_TIMEOUT_MS = 30 * 60_000;
+
+/**
+ * Deletes every expired upload and output folder, and the partial files and empty folders a killed
+ * process left (older than the upload timeout); answers how many went.
+ */
 export async function sweepToolFiles(now = Date.now()): Promise<number> {
   forgetExpiredJobs(now);
-  let removed = 0;
+  let removed = await storage().sweepLeftovers(new Date(now - UPLOAD_TIMEOUT_MS), 'tools');
   for (const prefix of [UPLOADS_PREFIX, OUTPUTS_PREFIX]) {
     const folders = new Map<string, string[]>();
     for (const key of await storage().list(prefix)) {
