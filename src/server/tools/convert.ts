@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { JobView } from '../../lib/tools-types.ts';
+import { TOOL_TASKS } from '../db/schema/index.ts';
 import { conversionProblem, TARGET_FORMATS } from '../engine/convert.ts';
 import { badRequest } from '../http/envelope.ts';
+import type { ToolClient } from './clients.ts';
 import { startJob } from './jobs.ts';
 import { MAX_DECODED_FONT_BYTES, toolsPool } from './runtime.ts';
 import { resolveSource, sourceSchema } from './sources.ts';
@@ -21,24 +23,27 @@ export const convertRequest = z.object({
  * Starts converting a font into the chosen formats. Targets that would need the outlines
  * redrawn (TTF from CFF, OTF from TrueType, EOT from CFF) are refused here, before any work.
  */
-export async function startConversion(request: z.infer<typeof convertRequest>): Promise<JobView> {
+export async function startConversion(request: z.infer<typeof convertRequest>, client: ToolClient): Promise<JobView> {
   const source = await resolveSource(request.source, request.faceIndex ?? 0);
   const targets = [...new Set(request.formats)];
   for (const target of targets) {
     const problem = conversionProblem(source.outline, target);
     if (problem) throw badRequest(problem);
   }
-  return startJob(source.stem, async (token, progress) =>
-    toolsPool().run(
-      {
-        kind: 'convert',
-        key: source.key,
-        faceIndex: request.faceIndex ?? 0,
-        targets,
-        outPrefix: `tools/outputs/${token}`,
-        maxSfntBytes: MAX_DECODED_FONT_BYTES,
-      },
-      { lane: 'job', onProgress: progress },
-    ),
+  return startJob(
+    source.stem,
+    async (token, progress) =>
+      toolsPool().run(
+        {
+          kind: 'convert',
+          key: source.key,
+          faceIndex: request.faceIndex ?? 0,
+          targets,
+          outPrefix: `tools/outputs/${token}`,
+          maxSfntBytes: MAX_DECODED_FONT_BYTES,
+        },
+        { lane: 'job', onProgress: progress, client: client.key },
+      ),
+    { client, task: TOOL_TASKS.convert },
   );
 }

@@ -30,6 +30,8 @@ export interface RunOptions {
   onProgress?: (progress: number, step: string) => void;
   /** The worker is stopped and the task fails after this long. */
   timeoutMs?: number;
+  /** Whose task it is: waiting jobs of different clients are served in turn. */
+  client?: string;
 }
 
 interface Queued {
@@ -54,6 +56,9 @@ export class ToolsPool {
   readonly #jobWorkers: number;
   readonly #slots: Slot[] = [];
   readonly #queues: Record<Lane, Queued[]> = { quick: [], job: [], background: [] };
+  /** When each client's job last started (a counter), for taking clients in turn. */
+  readonly #served = new Map<string, number>();
+  #starts = 0;
   #nextId = 1;
   #closed = false;
 
@@ -86,13 +91,35 @@ export class ToolsPool {
       const longRunning = this.#slots.filter((slot) => slot.running && slot.running.options.lane !== 'quick').length;
       const next =
         this.#queues.quick[0] ??
-        (longRunning < this.#jobWorkers ? (this.#queues.job[0] ?? this.#queues.background[0]) : undefined);
+        (longRunning < this.#jobWorkers ? (this.#fairestJob() ?? this.#queues.background[0]) : undefined);
       if (!next) return;
       const slot = this.#idleSlot();
       if (!slot) return;
-      this.#queues[next.options.lane].shift();
+      const queue = this.#queues[next.options.lane];
+      queue.splice(queue.indexOf(next), 1);
+      if (next.options.lane === 'job') {
+        this.#served.set(next.options.client ?? '', ++this.#starts);
+        if (this.#served.size > 10_000) this.#served.delete(this.#served.keys().next().value as string);
+      }
       this.#start(slot, next);
     }
+  }
+
+  /**
+   * The waiting job whose client was served longest ago (never, first), oldest first among equals:
+   * clients take turns, so one client's many jobs wait behind each other, not in front of others.
+   */
+  #fairestJob(): Queued | undefined {
+    let best: Queued | undefined;
+    let bestServed = Number.POSITIVE_INFINITY;
+    for (const queued of this.#queues.job) {
+      const served = this.#served.get(queued.options.client ?? '') ?? 0;
+      if (served < bestServed) {
+        best = queued;
+        bestServed = served;
+      }
+    }
+    return best;
   }
 
   #idleSlot(): Slot | undefined {

@@ -4,8 +4,10 @@ import { z } from 'zod';
 import { contentDisposition } from '../fonts/download-routes.ts';
 import { ok } from '../http/envelope.ts';
 import { validate } from '../http/validate.ts';
+import { toolClient } from './clients.ts';
 import { convertRequest, startConversion } from './convert.ts';
 import { findJob, openJobFile } from './jobs.ts';
+import { admitUpload } from './limits.ts';
 import { startSubset, subsetRequest } from './subset.ts';
 import { receiveUpload } from './uploads.ts';
 
@@ -18,16 +20,19 @@ const jobParams = z.object({ jobId: z.string().max(64).meta({ label: '任务编�
  */
 export function toolRoutes(): Hono {
   const routes = new Hono();
-  routes.post('/upload', async (c) => c.json(ok(await receiveUpload(c.req.raw), '上传成功')));
+  routes.post('/upload', async (c) => {
+    admitUpload(await toolClient(c));
+    return c.json(ok(await receiveUpload(c.req.raw), '上传成功'));
+  });
   routes.post('/convert', validate('json', convertRequest), async (c) =>
-    c.json(ok(await startConversion(c.req.valid('json')), '已开始转换')),
+    c.json(ok(await startConversion(c.req.valid('json'), await toolClient(c)), '已开始转换')),
   );
   routes.post('/subset', validate('json', subsetRequest), async (c) =>
-    c.json(ok(await startSubset(c.req.valid('json')), '已开始生成')),
+    c.json(ok(await startSubset(c.req.valid('json'), await toolClient(c)), '已开始生成')),
   );
-  routes.get('/jobs/:jobId', validate('param', jobParams), (c) => {
+  routes.get('/jobs/:jobId', validate('param', jobParams), async (c) => {
     c.header('Cache-Control', 'no-store');
-    return c.json(ok(findJob(c.req.valid('param').jobId)));
+    return c.json(ok(await findJob(c.req.valid('param').jobId)));
   });
   routes.get('/files/:token/:name', async (c) => {
     const file = await openJobFile(c.req.param('token'), c.req.param('name'));

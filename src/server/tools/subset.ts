@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { JobFile, JobView } from '../../lib/tools-types.ts';
+import { TOOL_TASKS } from '../db/schema/index.ts';
 import { type CoverageSets, coverageSets } from '../engine/charsets.ts';
 import { badRequest } from '../http/envelope.ts';
+import type { ToolClient } from './clients.ts';
 import { startJob } from './jobs.ts';
 import { MAX_DECODED_FONT_BYTES, toolsPool } from './runtime.ts';
 import { resolveSource, sourceSchema } from './sources.ts';
@@ -73,35 +75,39 @@ export function fontFaceCss(familyName: string, files: readonly JobFile[]): stri
 }
 
 /** Starts making a subset of a font with the requested characters, in the chosen formats. */
-export async function startSubset(request: z.infer<typeof subsetRequest>): Promise<JobView> {
+export async function startSubset(request: z.infer<typeof subsetRequest>, client: ToolClient): Promise<JobView> {
   const codePoints = requestedCodePoints(request.text, request.charsets);
   if (codePoints.length === 0) throw badRequest('请输入要保留的文字或选择字符集');
   const source = await resolveSource(request.source, request.faceIndex ?? 0);
   const formats = [...new Set(request.formats)];
-  return startJob(`${source.stem}-subset`, async (token, progress) => {
-    const result = await toolsPool().run(
-      {
-        kind: 'subset',
-        key: source.key,
-        faceIndex: request.faceIndex ?? 0,
-        codePoints,
-        formats,
-        outPrefix: `tools/outputs/${token}`,
-        maxSfntBytes: MAX_DECODED_FONT_BYTES,
-      },
-      { lane: 'job', onProgress: progress },
-    );
-    const missing = [...result.missing];
-    const familyName = result.familyName || source.stem;
-    return {
-      files: result.files,
-      extra: {
-        familyName,
-        keptCount: result.keptCount,
-        missing: missing.slice(0, MAX_MISSING_SHOWN).join(''),
-        missingCount: missing.length,
-      },
-      finish: (files) => ({ css: fontFaceCss(familyName, files) }),
-    };
-  });
+  return startJob(
+    `${source.stem}-subset`,
+    async (token, progress) => {
+      const result = await toolsPool().run(
+        {
+          kind: 'subset',
+          key: source.key,
+          faceIndex: request.faceIndex ?? 0,
+          codePoints,
+          formats,
+          outPrefix: `tools/outputs/${token}`,
+          maxSfntBytes: MAX_DECODED_FONT_BYTES,
+        },
+        { lane: 'job', onProgress: progress, client: client.key },
+      );
+      const missing = [...result.missing];
+      const familyName = result.familyName || source.stem;
+      return {
+        files: result.files,
+        extra: {
+          familyName,
+          keptCount: result.keptCount,
+          missing: missing.slice(0, MAX_MISSING_SHOWN).join(''),
+          missingCount: missing.length,
+        },
+        finish: (files) => ({ css: fontFaceCss(familyName, files) }),
+      };
+    },
+    { client, task: TOOL_TASKS.subset },
+  );
 }

@@ -1,7 +1,7 @@
 import { buffer } from 'node:stream/consumers';
 import { log } from '../log.ts';
 import { storage } from '../storage/index.ts';
-import { forgetExpiredJobs, OUTPUTS_PREFIX } from './jobs.ts';
+import { OUTPUTS_PREFIX, settleJobs } from './jobs.ts';
 import { toolsTtlMs } from './runtime.ts';
 import { UPLOADS_PREFIX } from './uploads.ts';
 
@@ -38,7 +38,7 @@ export const UPLOAD_TIMEOUT_MS = 30 * 60_000;
  * process left (older than the upload timeout); answers how many went.
  */
 export async function sweepToolFiles(now = Date.now()): Promise<number> {
-  forgetExpiredJobs(now);
+  await settleJobs(new Date(now));
   let removed = await storage().sweepLeftovers(new Date(now - UPLOAD_TIMEOUT_MS), 'tools');
   for (const prefix of [UPLOADS_PREFIX, OUTPUTS_PREFIX]) {
     const folders = new Map<string, string[]>();

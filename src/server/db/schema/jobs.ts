@@ -7,9 +7,13 @@ export const JOB_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 /** One state of a tool job. */
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
+/** Task numbers of the tools that SPEC does not number itself. */
+export const TOOL_TASKS = { convert: 1, subset: 2 } as const;
+
 /**
- * A tool workflow job (SPEC tasks 125 unidentified glyphs, 143 pixel font, 146 pixel preview),
- * persisted so long work survives a slow client and reports progress.
+ * A tool job: the converter (task 1), the subset generator (2) and SPEC's workflow tasks (125
+ * unidentified glyphs, 143 pixel font, 146 pixel preview). The worker writes its state, progress and
+ * step here as it goes, so any request (after a restart, or on another node) reads the same job.
  */
 export const jobs = pgTable(
   'jobs',
@@ -17,11 +21,20 @@ export const jobs = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     task: integer('task').notNull(),
     status: text('status').$type<JobStatus>().notNull().default('queued'),
+    /** Percent done, 0–100. */
     progress: integer('progress').notNull().default(0),
+    /** What the job is doing now, in Chinese, as the page shows it. */
+    step: text('step').notNull().default(''),
     input: jsonb('input').$type<unknown>().notNull().default({}),
     result: jsonb('result').$type<unknown>(),
     error: text('error'),
     accountId: integer('account_id').references(() => accounts.id, { onDelete: 'set null' }),
+    /** Who asked: 'account:<id>' or 'ip:<hash of the address>', for the per-client limits. */
+    owner: text('owner').notNull().default(''),
+    /** Bytes of the outputs kept in storage until the job expires (the per-client quota). */
+    bytes: integer('bytes').notNull().default(0),
+    /** Touched while the job waits or runs; a job not touched for minutes lost its process. */
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
@@ -34,5 +47,6 @@ export const jobs = pgTable(
     index('jobs_status_created_idx').on(t.status, t.createdAt),
     index('jobs_expires_at_idx').on(t.expiresAt),
     index('jobs_account_id_idx').on(t.accountId),
+    index('jobs_owner_status_idx').on(t.owner, t.status),
   ],
 );

@@ -1,0 +1,66 @@
+import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { systemClock } from '../auth/clock.ts';
+import { createRateLimiter } from '../auth/rate-limit.ts';
+import { db } from '../db/client.ts';
+import { jobs } from '../db/schema/index.ts';
+import { ApiError, tooManyRequests } from '../http/envelope.ts';
+import type { ToolClient } from './clients.ts';
+
+// The tools are shared by everyone, so no one client may hold more than its share: a few jobs at a
+// time, a rate of new jobs and uploads, and a quota of temporary outputs. The pool then serves the
+// clients with waiting jobs in turn (pool.ts), so a flood from one address waits behind itself.
+// Every tool (converter, subset, pixel font, word cloud, identification) starts jobs through
+// startJob, which applies these rules.
+
+/** Jobs one client may have waiting or running at once. */
+export const JOBS_AT_ONCE_PER_CLIENT = 2;
+/** New jobs one client may start in ten minutes. */
+export const JOBS_PER_TEN_MINUTES = 30;
+/** Uploads one client may make in ten minutes. */
+export const UPLOADS_PER_TEN_MINUTES = 30;
+/** Bytes of temporary outputs one client may hold until they expire. */
+export const OUTPUT_QUOTA_BYTES = 500 << 20;
+/** Jobs waiting or running on the whole site; beyond it new jobs are refused (503). */
+export const MAX_ACTIVE_JOBS = 24;
+
+const TEN_MINUTES = 10 * 60_000;
+const jobRate = createRateLimiter({ limit: JOBS_PER_TEN_MINUTES, windowMs: TEN_MINUTES, clock: systemClock });
+const uploadRate = createRateLimiter({ limit: UPLOADS_PER_TEN_MINUTES, windowMs: TEN_MINUTES, clock: systemClock });
+
+const ACTIVE = ['queued', 'running'] as const;
+
+/** Refuses a new job (429 or 503 with Retry-After) when the client or the site is at its limit. */
+export async function admitJob(client: ToolClient, now = new Date()): Promise<void> {
+  const handle = await db();
+  const [mine] = await handle
+    .select({
+      active: sql<number>`count(*) filter (where ${jobs.status} in ('queued', 'running'))::int`,
+      bytes: sql<number>`coalesce(sum(${jobs.bytes}) filter (where ${jobs.expiresAt} > ${now}), 0)::bigint`,
+    })
+    .from(jobs)
+    .where(eq(jobs.owner, client.key));
+  if ((mine?.active ?? 0) >= JOBS_AT_ONCE_PER_CLIENT) {
+    throw tooManyRequests(15, `你已有 ${JOBS_AT_ONCE_PER_CLIENT} 个任务正在处理，请等它们完成后再提交`);
+  }
+  if (Number(mine?.bytes ?? 0) >= OUTPUT_QUOTA_BYTES) {
+    throw tooManyRequests(
+      600,
+      `你的临时文件已达 ${OUTPUT_QUOTA_BYTES >> 20} MB 上限，请先下载需要的文件，过期后会自动清理再继续`,
+    );
+  }
+  const [site] = await handle
+    .select({ active: sql<number>`count(*)::int` })
+    .from(jobs)
+    .where(and(inArray(jobs.status, [...ACTIVE]), gt(jobs.expiresAt, now)));
+  if ((site?.active ?? 0) >= MAX_ACTIVE_JOBS) {
+    throw new ApiError(503, '503', '当前排队的任务太多，请过几分钟再试', { 'Retry-After': '60' });
+  }
+  const verdict = jobRate.hit(client.key);
+  if (!verdict.allowed) throw tooManyRequests(verdict.retryAfter, '提交任务太频繁，请稍后再试');
+}
+
+/** Refuses an upload past the client's rate (429 with Retry-After). */
+export function admitUpload(client: ToolClient): void {
+  const verdict = uploadRate.hit(client.key);
+  if (!verdict.allowed) throw tooManyRequests(verdict.retryAfter, '上传太频繁，请稍后再试');
+}
