@@ -204,7 +204,7 @@ export async function findJob(jobId: string, now = new Date()): Promise<JobView>
   const gone = () => notFound('任务不存在或已过期，请重新提交');
   if (!UUID.test(jobId)) throw gone();
   const [row] = await (await db()).select().from(jobs).where(eq(jobs.id, jobId)).limit(1);
-  if (!row || !row.expiresAt || row.expiresAt <= now) throw gone();
+  if (!row?.expiresAt || row.expiresAt <= now) throw gone();
   return view(row);
 }
 
