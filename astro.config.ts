@@ -8,6 +8,10 @@ import { defineConfig } from 'astro/config';
 // process lifecycle (it sets ASTRO_NODE_AUTOSTART=disabled and uses the exported handler).
 export default defineConfig({
   output: 'server',
+  // Astro's origin check refuses every form-encoded POST without a same-site Origin, API clients
+  // (curl, scripts) included. The API has its own rule (src/server/http/csrf.ts) and pages apply
+  // the same-origin rule in src/middleware.ts.
+  security: { checkOrigin: false },
   adapter: node({ mode: 'standalone' }),
   integrations: [
     react(),

@@ -1,6 +1,7 @@
 import { defineMiddleware } from 'astro:middleware';
 import { ERROR_STATUS_HEADER, errorStatus } from './lib/route-error.ts';
 import { isNonPagePath, loginRedirectUrl, requiresLogin, stripHtmlSuffix, TOKEN_COOKIE } from './lib/routes.ts';
+import { fromSameSite } from './server/http/csrf.ts';
 import { servePageFromCache } from './server/isr/isr.ts';
 
 /**
@@ -16,6 +17,15 @@ import { servePageFromCache } from './server/isr/isr.ts';
 export const onRequest = defineMiddleware(async (context, next) => {
   const { pathname, search } = context.url;
   if (isNonPagePath(pathname)) return next();
+  // A page form (the editor's, say) is only taken from this site's own pages.
+  if (context.request.method !== 'GET' && context.request.method !== 'HEAD') {
+    if (!fromSameSite(context.request.headers, context.url.origin)) {
+      return new Response('跨站提交已被拒绝：请在本站页面上操作', {
+        status: 403,
+        headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+      });
+    }
+  }
 
   if (context.routePattern === '/500') {
     // 500.astro names the status it stands for; Astro would send every error page as 500.

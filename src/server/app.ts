@@ -10,6 +10,7 @@ import { downloadRoutes } from './fonts/download-routes.ts';
 import { favoriteRoutes } from './fonts/favorite-routes.ts';
 import { fontRoutes } from './fonts/routes.ts';
 import { apiBodyLimit } from './http/body-limit.ts';
+import { csrfGuard } from './http/csrf.ts';
 import { ApiError, type Envelope } from './http/envelope.ts';
 import { logUnexpected } from './http/error-log.ts';
 import { allowedMethods } from './http/method-check.ts';
@@ -54,6 +55,7 @@ export function createApp(): Hono {
     await next();
     if (!c.res.headers.has('Cache-Control') && readToken(c)) c.header('Cache-Control', 'private, no-store');
   });
+  app.use(csrfGuard());
   app.use(apiBodyLimit());
   app.use(textGuard());
 

@@ -141,6 +141,27 @@ describe('npm start', () => {
     });
     const [item] = ((await preview.json()) as { data: Array<{ woffPath: string }> }).data;
     expect((await fetch(`${base}${item?.woffPath}`)).status).toBe(200);
+
+    // An API client without a browser uploads with a plain multipart POST (no Origin header)…
+    const form = new FormData();
+    const ttf = fs.readFileSync(path.resolve('tests/fixtures/tools/NotoSansSC-Features.ttf'));
+    form.append('file', new Blob([ttf]), 'font.ttf');
+    expect((await fetch(`${base}/tools/api/upload`, { method: 'POST', body: form })).status).toBe(200);
+    // …while a write that leans on the login cookie from another site is refused, API or page.
+    const crossSite = { origin: 'https://evil.example', cookie: `token=${'a'.repeat(64)}` };
+    const api = await fetch(`${base}/web/api/collection/add`, {
+      method: 'POST',
+      headers: { ...crossSite, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: '收藏夹' }),
+    });
+    expect(api.status).toBe(403);
+    const page = await fetch(`${base}/editor/news/new`, {
+      method: 'POST',
+      headers: { ...crossSite, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'title=x',
+      redirect: 'manual',
+    });
+    expect(page.status).toBe(403);
     child.kill('SIGTERM');
     await exited;
   }, 120_000);
