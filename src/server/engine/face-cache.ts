@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { SubsetFace } from './hb-subset.ts';
 
 /**
@@ -6,43 +7,47 @@ import type { SubsetFace } from './hb-subset.ts';
  * destroyed (freeing their WASM memory) when the budget is exceeded.
  */
 export class FaceCache {
-  readonly #budget: number;
-  readonly #faces = new Map<string, SubsetFace>();
+  readonly #faces: LRUCache<string, SubsetFace>;
+  /** The face being measured again by trim(): taken out and put back, not destroyed. */
+  #remeasuring: SubsetFace | undefined;
 
   constructor(budgetBytes: number) {
-    this.#budget = budgetBytes;
+    this.#faces = new LRUCache<string, SubsetFace>({
+      maxSize: budgetBytes,
+      // A face is counted at no more than the whole budget, so the one just added always stays
+      // (the others make room for it) even when it alone is larger.
+      sizeCalculation: (face) => Math.min(budgetBytes, Math.max(1, face.size)),
+      dispose: (face) => {
+        if (face !== this.#remeasuring) face.destroy();
+      },
+    });
   }
 
   /** The face for a font id, marked as most recently used. */
   get(fontId: string): SubsetFace | undefined {
-    const face = this.#faces.get(fontId);
-    if (face) {
-      this.#faces.delete(fontId);
-      this.#faces.set(fontId, face);
-    }
-    return face;
+    return this.#faces.get(fontId);
   }
 
   /** Adds a face and evicts the least recently used ones beyond the budget (never the new one). */
   set(fontId: string, face: SubsetFace): SubsetFace {
     this.#faces.set(fontId, face);
-    this.trim(fontId);
     return face;
   }
 
   /**
-   * Evicts the least recently used faces until the budget holds again, sparing `keep`. Called after
-   * a face grows too (preprocessing), since a face's size is read afresh each time.
+   * Counts the face `keep` again after it grew (preprocessing) and evicts the least recently used
+   * others until the budget holds. lru-cache measures an entry when it is added, so the face is
+   * taken out (without being destroyed) and added again.
    */
-  trim(keep?: string): void {
-    let used = 0;
-    for (const face of this.#faces.values()) used += face.size;
-    for (const [id, old] of this.#faces) {
-      if (used <= this.#budget) break;
-      if (id === keep) continue;
-      this.#faces.delete(id);
-      used -= old.size;
-      old.destroy();
+  trim(keep: string): void {
+    const face = this.#faces.peek(keep);
+    if (!face) return;
+    this.#remeasuring = face;
+    try {
+      this.#faces.delete(keep);
+      this.#faces.set(keep, face);
+    } finally {
+      this.#remeasuring = undefined;
     }
   }
 

@@ -3,6 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { LRUCache } from 'lru-cache';
 import { env } from '../env.ts';
 import { log } from '../log.ts';
 
@@ -48,8 +49,7 @@ const MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
  */
 export class PageCache {
   readonly dir: string;
-  private readonly memory = new Map<string, CachedPage>();
-  private memoryBytes = 0;
+  private readonly memory = new LRUCache<string, CachedPage>({ maxSize: MEMORY_LIMIT_BYTES, sizeCalculation: sizeOf });
   private globalGeneration = 0;
   private readonly pathGenerations = new Map<string, number>();
 
@@ -63,27 +63,14 @@ export class PageCache {
   }
 
   private remember(page: CachedPage): void {
-    const previous = this.memory.get(page.key);
-    if (previous) this.memoryBytes -= sizeOf(previous);
-    this.memory.delete(page.key);
     this.memory.set(page.key, page);
-    this.memoryBytes += sizeOf(page);
-    for (const [key, oldest] of this.memory) {
-      if (this.memoryBytes <= MEMORY_LIMIT_BYTES) break;
-      this.memory.delete(key);
-      this.memoryBytes -= sizeOf(oldest);
-    }
   }
 
   /** The stored page for a key, from memory or else from disk; undefined when there is none. */
   async get(pathname: string, key: string): Promise<CachedPage | undefined> {
+    // get() also refreshes its place in the LRU order.
     const inMemory = this.memory.get(key);
-    if (inMemory) {
-      // Refresh its place in the LRU order.
-      this.memory.delete(key);
-      this.memory.set(key, inMemory);
-      return inMemory;
-    }
+    if (inMemory) return inMemory;
     const ticket = this.ticket(pathname);
     const text = await fsp.readFile(this.fileOf(pathname, key), 'utf8').catch(() => undefined);
     if (!text) return undefined;
@@ -102,7 +89,7 @@ export class PageCache {
 
   /** The page for a key if memory holds it, without touching the disk or the LRU order (the fast path). */
   peek(key: string): CachedPage | undefined {
-    return this.memory.get(key);
+    return this.memory.peek(key);
   }
 
   /** Takes a ticket before rendering `pathname`. */
@@ -148,11 +135,8 @@ export class PageCache {
   async purge(pathnames: Iterable<string>): Promise<void> {
     const targets = new Set(pathnames);
     for (const pathname of targets) this.pathGenerations.set(pathname, (this.pathGenerations.get(pathname) ?? 0) + 1);
-    for (const [key, page] of this.memory) {
-      if (targets.has(page.pathname)) {
-        this.memory.delete(key);
-        this.memoryBytes -= sizeOf(page);
-      }
+    for (const [key, page] of [...this.memory.entries()]) {
+      if (targets.has(page.pathname)) this.memory.delete(key);
     }
     await Promise.all(
       [...targets].map((pathname) =>
@@ -178,7 +162,6 @@ export class PageCache {
   async purgeAll(): Promise<void> {
     this.globalGeneration++;
     this.memory.clear();
-    this.memoryBytes = 0;
     // Moved aside first so that new pages can be written while the old ones are deleted.
     const aside = `${this.dir}.purged-${randomUUID()}`;
     await fsp.rename(this.dir, aside).catch(() => undefined);
