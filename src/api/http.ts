@@ -1,7 +1,7 @@
 import { FetchError, ofetch } from 'ofetch';
 import { beginRequest, endRequest } from '../stores/network.ts';
+import { $token, setToken } from '../stores/session.ts';
 import { showToast } from '../stores/toast.ts';
-import { $token, clearToken } from '../stores/user.ts';
 import { httpErrorMessage, NETWORK_MESSAGE, TIMEOUT_MESSAGE } from './errors.ts';
 import type { Envelope, Query } from './types.ts';
 
@@ -77,7 +77,7 @@ function unwrap<T>(body: unknown, options: RequestOptions): T {
   if (code === SUCCESS_CODE) return body.data as T;
   const message = body.message || '操作未成功，请稍后再试';
   if (code === SESSION_EXPIRED_CODE) {
-    clearToken();
+    setToken('');
     if (!options.quiet) goHome();
     throw new RequestError(message, 200, code);
   }
@@ -146,7 +146,7 @@ export function createHttpClient(config: HttpClientConfig = {}): HttpClient {
             // A session that died: forget it and start again from the home page. A visitor
             // without a session (e.g. a failed login) stays where they are.
             const hadToken = Boolean($token.get());
-            clearToken();
+            setToken('');
             if (hadToken) goHome();
           }
           showToast(failure.message, 'error');

@@ -1,12 +1,12 @@
-import Cookies from 'js-cookie';
 import { atom } from 'nanostores';
 import type { UserInfo } from '../api/account.ts';
 import type { FavoriteEntry, FavoriteFontGroup } from '../api/favorites.ts';
 import type { Id } from '../api/types.ts';
 
-import { TOKEN_COOKIE } from '../lib/routes.ts';
+import { $token, readTokenCookie, setToken, TOKEN_COOKIE } from './session.ts';
 
-export { TOKEN_COOKIE };
+// The token lives in session.ts, which the API client also reads; the user's data hangs on it here.
+export { $token, readTokenCookie, setToken, TOKEN_COOKIE };
 
 /** Which form the account modal shows. */
 export type AccountModalType = 'login' | 'register' | 'forget' | 'bind' | (string & {});
@@ -31,8 +31,6 @@ export interface UserMessage {
   [key: string]: unknown;
 }
 
-/** The session token; empty for visitors. */
-export const $token = atom('');
 /** The signed-in user, or null. */
 export const $userInfo = atom<UserInfo | null>(null);
 /** The login/register modal. */
@@ -48,41 +46,6 @@ export const $compareFonts = atom<CompareFont[]>([]);
 /** The user's messages. */
 export const $messageList = atom<UserMessage[]>([]);
 
-function cookieDomain(): string | undefined {
-  return import.meta.env?.['PUBLIC_COOKIE_DOMAIN'] || undefined;
-}
-
-function cookieAttributes(): Cookies.CookieAttributes {
-  const secure = globalThis.location?.protocol === 'https:';
-  const domain = cookieDomain();
-  return { path: '/', sameSite: 'Lax', ...(secure ? { secure } : {}), ...(domain ? { domain } : {}) };
-}
-
-/** The token cookie's value, or '' when there is none (or during server rendering). */
-export function readTokenCookie(): string {
-  if (typeof document === 'undefined') return '';
-  return Cookies.get(TOKEN_COOKIE) ?? '';
-}
-
-/**
- * Stores the token in the store and the cookie `token` (path /, the configured domain if any,
- * max-age `expired` seconds). An empty token removes the cookie.
- */
-export function setToken(token: string, expired?: number): void {
-  $token.set(token);
-  if (typeof document === 'undefined') return;
-  if (!token) {
-    Cookies.remove(TOKEN_COOKIE, cookieAttributes());
-    return;
-  }
-  const lifetime = expired !== undefined && Number.isFinite(expired) && expired > 0 ? Math.floor(expired) : undefined;
-  // js-cookie writes unknown attributes as they are, so max-age reaches the browser unchanged.
-  Cookies.set(TOKEN_COOKIE, token, {
-    ...cookieAttributes(),
-    ...(lifetime !== undefined ? { 'max-age': String(lifetime) } : {}),
-  });
-}
-
 /**
  * Forgets the session in this browser: token (store and cookie), user info and favourites. SPEC §4
  * names token, user info and favourite fonts; the other favourites and messages belong to the same
@@ -90,12 +53,17 @@ export function setToken(token: string, expired?: number): void {
  */
 export function clearToken(): void {
   setToken('');
+}
+
+// However the session ends (logout, an expired token seen by the API client), its data goes with it.
+$token.listen((token) => {
+  if (token) return;
   $userInfo.set(null);
   $favoriteFonts.set([]);
   $favoriteArticles.set([]);
   $favoriteCollects.set([]);
   $messageList.set([]);
-}
+});
 
 /** True when a token is known, from the store or the cookie (SPEC §2's guard rule). */
 export function isLoggedIn(): boolean {

@@ -1,0 +1,40 @@
+// Import rules `npm run check` enforces (dependency-cruiser). The layout they keep is described in
+// README.md, "Architecture".
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Modules that import each other cannot be understood, tested or loaded on their own.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'engine-is-pure',
+      severity: 'error',
+      comment:
+        'src/server/engine is pure font code (bytes in, data out): no database, HTTP, storage, cache or domain module.',
+      from: { path: '^src/server/engine/' },
+      to: {
+        path: '^src/server/',
+        pathNot: ['^src/server/engine/', '^src/server/paths\\.ts$'],
+      },
+    },
+    {
+      name: 'browser-code-stays-out-of-the-server',
+      severity: 'error',
+      comment:
+        'The browser client, islands, stores and shared helpers ship to the browser; server code must not come with them.',
+      from: { path: '^src/(api|islands|stores|lib)/' },
+      to: { path: '^src/server/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '\\.astro$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
+  },
+};
