@@ -25,8 +25,8 @@ module.exports = {
       name: 'browser-code-stays-out-of-the-server',
       severity: 'error',
       comment:
-        'The browser client, islands, stores and shared helpers ship to the browser; server code must not come with them.',
-      from: { path: '^src/(api|islands|stores|lib)/' },
+        'The browser client, islands, stores, shared helpers and the API contract ship to the browser; server code must not come with them.',
+      from: { path: '^src/(api|islands|stores|lib|contract)/' },
       to: { path: '^src/server/' },
     },
   ],

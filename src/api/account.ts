@@ -1,29 +1,10 @@
+import type { LoginResult, UserInfo } from '../contract/accounts.ts';
 import { get, post, put } from './http.ts';
 import { type FormValue, postForm, type UploadInput, uploadFile } from './upload.ts';
 
+export type { LoginResult, UserInfo };
+
 const BASE = '/web/api/account';
-
-/** The signed-in user as `user-info` returns it (README "The account API"). */
-export interface UserInfo {
-  id: number | string;
-  nickname?: string;
-  /** The avatar's address, or null. */
-  avatar?: string | null;
-  mobile?: string | null;
-  email?: string | null;
-  /** True when WeChat is bound to the account. */
-  wechatBound?: boolean;
-  wechatNickname?: string | null;
-  /** False for accounts made through WeChat that never set a password. */
-  hasPassword?: boolean;
-  [key: string]: unknown;
-}
-
-/** A successful login: the token and its cookie lifetime in seconds (SPEC §3). */
-export interface LoginResult {
-  token: string;
-  expired: number;
-}
 
 /** The signed-in user's profile. */
 export const getUserInfo = () => get<UserInfo>(`${BASE}/user-info`);

@@ -1,18 +1,8 @@
+import type { FavoriteFontEntry, FavoriteFontGroup } from '../contract/fonts.ts';
 import { get, post } from './http.ts';
 import type { Id } from './types.ts';
 
-/** An entry of a favourite font group: it carries the family's gno (SPEC §3). */
-export interface FavoriteFont {
-  fontGNo: string;
-  [key: string]: unknown;
-}
-
-/** A favourite font group with its fonts (SPEC §3). */
-export interface FavoriteFontGroup {
-  id?: Id;
-  name?: string;
-  fontList: FavoriteFont[];
-}
+export type { FavoriteFontEntry, FavoriteFontGroup };
 
 /** A favourite album/collection or article: it carries its id (SPEC §3). */
 export interface FavoriteEntry {

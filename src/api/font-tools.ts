@@ -2,33 +2,19 @@
 // read the job that does the work. Uploads go through XMLHttpRequest because fetch cannot report
 // upload progress in every browser yet.
 
+import type { FontFormat, SubsetFormat, UploadedFont } from '../contract/tools.ts';
 import type { JobView } from '../lib/tools-types.ts';
 import { showToast } from '../stores/toast.ts';
 import { $token } from '../stores/user.ts';
 import { httpErrorMessage, NETWORK_MESSAGE } from './errors.ts';
 import { API_BASE, http, RequestError, SUCCESS_CODE, TOKEN_HEADER } from './http.ts';
 
-/** Formats the server reads and writes. */
-export type FontFormat = 'ttf' | 'otf' | 'ttc' | 'woff' | 'woff2' | 'eot';
+export type { FontFormat, SubsetFormat, UploadedFont };
+
 /** Formats the converter writes. */
 export type ConvertFormat = 'ttf' | 'otf' | 'woff' | 'woff2' | 'eot' | 'svg';
-/** Formats the subset generator writes. */
-export type SubsetFormat = 'ttf' | 'woff' | 'woff2';
 /** Character sets the subset generator knows by name. */
 export type SubsetCharset = 'gb2312' | 'common3500' | 'big5' | 'latin';
-
-/** A font kept on the server for a while, as the upload call answers. */
-export interface UploadedFont {
-  fileId: string;
-  name: string;
-  size: number;
-  format: FontFormat;
-  familyName: string;
-  glyphCount: number;
-  /** How many faces the file holds (a TTC holds several). */
-  faces: number;
-  expiresAt: string;
-}
 
 /** Where a tool reads its font from: an upload, or a font of the library. */
 export type FontSource = { fileId: string } | { fontId: number };

@@ -1,23 +1,8 @@
+import type { ChildFontResource, DownloadLink, FontResource } from '../contract/fonts.ts';
 import { API_BASE, get, http } from './http.ts';
 import type { Id, Page, PageQuery, Query } from './types.ts';
 
-/** A child font (one weight or style file) of a family (SPEC §3). */
-export interface ChildFontResource {
-  /** The child font's own id (a family's own resource fields leave it out). */
-  id?: number;
-  fontGNo: string;
-  familyName: string;
-  fontFamily: string;
-  ttfPath: string;
-  woffPath: string;
-  webFontFamily: string;
-  [key: string]: unknown;
-}
-
-/** A font family as lists return it: its own resource fields plus its child fonts (SPEC §3). */
-export interface FontResource extends ChildFontResource {
-  childFontResource: ChildFontResource[];
-}
+export type { ChildFontResource, DownloadLink, FontResource };
 
 /** A font dictionary entry; `dictNumber` is compared as text (SPEC §3). */
 export interface FontDict {
@@ -49,17 +34,6 @@ export const getFontList = (query: PageQuery & Query = {}) =>
 
 /** One family with everything the detail page shows. */
 export const getFontDetail = (query: Query) => get<FontResource>('/web/api/font/getFontDetail', query);
-
-/** An expiring, signed download address for a font file or a family's zip. */
-export interface DownloadLink {
-  /** Path of the signed link, relative to the site. */
-  url: string;
-  /** When the link stops working (ISO-8601). */
-  expiresAt: string;
-  /** The name the file is saved under. */
-  fileName: string;
-  size: number;
-}
 
 /** An expiring download address for a font file. */
 export const getFontDownloadUrl = (query: Query) => get<DownloadLink>('/web/api/font/get-download-url', query);

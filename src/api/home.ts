@@ -1,7 +1,8 @@
+import type { HomeData } from '../contract/content.ts';
 import { get } from './http.ts';
 
-/** What the home page shows; the content issue defines the sections. */
-export type HomeData = Record<string, unknown>;
+/** Everything the home page shows, in one answer (src/contract/content.ts). */
+export type { HomeData };
 
 /** The home page's data in one call. */
 export const getHomeData = () => get<HomeData>('/web/api/fontOverride/home/getData');

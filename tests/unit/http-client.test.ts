@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, test, vi } from 'vitest';
 import { type BrowserFakes, installBrowserFakes } from '../helpers/browser-fakes.ts';
 import { type Answer, type StatusServer, startStatusServer } from '../helpers/status-server.ts';
+import { userInfo } from '../helpers/users.ts';
 
 type HttpModule = typeof import('../../src/api/http.ts');
 type UserModule = typeof import('../../src/stores/user.ts');
@@ -115,7 +116,7 @@ describe('createHttpClient HTTP errors (SPEC §8)', () => {
   test('on 401 with a session clears the token and goes home', async () => {
     answer = () => ({ status: 401, body: { code: '401', message: '请先登录', data: null } });
     user.setToken('dead', 60);
-    user.$userInfo.set({ id: 1 });
+    user.$userInfo.set(userInfo());
     await expect(client()('/x')).rejects.toThrow('请先登录');
     expect(user.$token.get()).toBe('');
     expect(user.$userInfo.get()).toBeNull();

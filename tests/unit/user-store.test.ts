@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { type BrowserFakes, installBrowserFakes } from '../helpers/browser-fakes.ts';
 import { type Answer, type StatusServer, startStatusServer } from '../helpers/status-server.ts';
+import { userInfo } from '../helpers/users.ts';
 
 type UserModule = typeof import('../../src/stores/user.ts');
 
@@ -65,8 +66,14 @@ describe('setToken', () => {
 describe('clearToken', () => {
   test('forgets token, cookie, user info and favourites without calling the server', () => {
     user.setToken('abc', 60);
-    user.$userInfo.set({ id: 1, nickname: '墨' });
-    user.$favoriteFonts.set([{ fontList: [{ fontGNo: 'noto-sans-sc' }] }]);
+    user.$userInfo.set(userInfo({ nickname: '墨' }));
+    user.$favoriteFonts.set([
+      {
+        id: 0,
+        name: '我的收藏',
+        fontList: [{ fontGNo: 'noto-sans-sc', familyName: '思源黑体', createdAt: '2026-01-01T00:00:00.000Z' }],
+      },
+    ]);
     user.clearToken();
     expect(user.$token.get()).toBe('');
     expect(fakes.document.jar.has('token')).toBe(false);
@@ -80,7 +87,7 @@ describe('logout', () => {
   test('tells the server with the token header, then clears the session', async () => {
     answers['/web/api/logout'] = ok(null);
     user.setToken('abc', 60);
-    user.$userInfo.set({ id: 1 });
+    user.$userInfo.set(userInfo());
     await user.logout();
     expect(server.received.map((r) => r.url)).toEqual(['/web/api/logout']);
     expect(server.received[0]?.headers['alliance-authenticate']).toBe('abc');
@@ -93,7 +100,7 @@ describe('logout', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const toast = await import('../../src/stores/toast.ts');
     user.setToken('abc', 60);
-    user.$favoriteFonts.set([{ fontList: [] }]);
+    user.$favoriteFonts.set([{ id: 0, name: '我的收藏', fontList: [] }]);
     await user.logout();
     expect(warn).toHaveBeenCalledOnce();
     expect(toast.$toasts.get()).toEqual([]);

@@ -1,10 +1,11 @@
 import { type LoginResult, sendCode } from '../../api/account.ts';
+/** What a one-time code is for (the server's purposes). */
+import type { CodePurpose } from '../../contract/accounts.ts';
 import { validateAccount, validateEmail, validateMobile } from '../../lib/validate.ts';
 import { showToast } from '../../stores/toast.ts';
 import { loginWithToken } from '../../stores/user.ts';
 
-/** What a one-time code is for (the server's purposes). */
-export type CodePurpose = 'login' | 'register' | 'reset' | 'bind';
+export type { CodePurpose };
 
 /** Password limits the server applies (src/server/auth/passwords.ts). */
 export const PASSWORD_MIN = 8;

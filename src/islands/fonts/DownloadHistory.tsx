@@ -1,16 +1,7 @@
 import { type ReactElement, useEffect, useState } from 'react';
 import type { Page } from '../../api/types.ts';
 import { getDownloadHistory } from '../../api/user-data.ts';
-
-/** One download as /fontOverride/history lists it. */
-interface DownloadRecord {
-  id: number;
-  fontGNo: string;
-  familyName: string;
-  childFontGNo: string | null;
-  styleName: string | null;
-  createdAt: string;
-}
+import type { DownloadRecord } from '../../contract/fonts.ts';
 
 const PAGE_SIZE = 20;
 const time = new Intl.DateTimeFormat('zh-CN', { dateStyle: 'medium', timeStyle: 'short' });

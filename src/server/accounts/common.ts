@@ -1,10 +1,13 @@
 import { eq } from 'drizzle-orm';
+import type { UserInfo } from '../../contract/accounts.ts';
 import type { AuthContext } from '../auth/context.ts';
 import type { LimitVerdict } from '../auth/rate-limit.ts';
 import type { Db } from '../db/client.ts';
 import { accounts, type CodeChannel } from '../db/schema/index.ts';
 import { ApiError, tooManyRequests } from '../http/envelope.ts';
 import { storage } from '../storage/index.ts';
+
+export type { UserInfo };
 
 /** Who is calling, for rate limits and the session record. */
 export interface RequestMeta {
@@ -14,22 +17,6 @@ export interface RequestMeta {
 
 /** An account row. */
 export type Account = typeof accounts.$inferSelect;
-
-/** The signed-in user as `account/user-info` answers it. */
-export interface UserInfo {
-  id: number;
-  nickname: string;
-  avatar: string | null;
-  mobile: string | null;
-  email: string | null;
-  /** True when WeChat is bound (the ids themselves stay on the server). */
-  wechatBound: boolean;
-  wechatNickname: string | null;
-  /** False for accounts made through WeChat that never set a password. */
-  hasPassword: boolean;
-  role: string;
-  createdAt: string;
-}
 
 /** The public view of an account. */
 export function toUserInfo(account: Account): UserInfo {

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gt, ilike, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { ArticleListItem, ArticleTag } from '../../contract/content.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { type ArticleKind, articles, tags } from '../db/schema/index.ts';
 import { storage } from '../storage/index.ts';
@@ -6,23 +7,7 @@ import { coverUrls } from './covers.ts';
 import { sanitizeArticleHtml } from './html.ts';
 import { iso, type Neighbour, offsetOf, type Page, type PageRequest, toPage } from './paging.ts';
 
-/** An article as lists show it. */
-export interface ArticleListItem {
-  id: number;
-  kind: ArticleKind;
-  title: string;
-  summary: string;
-  /** The 1200×630 cover and its 600×315 thumbnail. */
-  cover: string | null;
-  thumb: string | null;
-  author: string | null;
-  source: string | null;
-  tagId: number | null;
-  tagName: string | null;
-  publishedAt: string | null;
-  views: number;
-  hasVideo: boolean;
-}
+export type { ArticleListItem, ArticleTag };
 
 /** An article with its body, video, previous/next and related reading. */
 export interface ArticleDetail extends ArticleListItem {
@@ -192,13 +177,6 @@ export async function countArticleView(id: number, database?: Db): Promise<void>
     .update(articles)
     .set({ views: sql`${articles.views} + 1` })
     .where(eq(articles.id, id));
-}
-
-/** An article tag (baike: 楷书 …; news and zixun: their category) with how many published articles it has. */
-export interface ArticleTag {
-  id: number;
-  name: string;
-  count: number;
 }
 
 /** The tags of a kind in their order, with article counts; tags without published articles are left out. */

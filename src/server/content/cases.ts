@@ -1,4 +1,5 @@
 import { count, desc, eq } from 'drizzle-orm';
+import type { CaseItem } from '../../contract/content.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { cases, fontFamilies } from '../db/schema/index.ts';
 import { webFontFamily } from '../fonts/catalogue.ts';
@@ -7,19 +8,7 @@ import { coverUrls } from './covers.ts';
 import { sanitizeArticleHtml } from './html.ts';
 import { iso, offsetOf, type Page, type PageRequest, toPage } from './paging.ts';
 
-/** A case of a library font in use; the case page shows each one whole, so the body comes along. */
-export interface CaseItem {
-  id: number;
-  title: string;
-  client: string | null;
-  summary: string;
-  bodyHtml: string;
-  cover: string | null;
-  thumb: string | null;
-  /** The family the case used, or null when it is no longer in the library. */
-  font: { fontGNo: string; familyName: string; webFontFamily: string } | null;
-  publishedAt: string | null;
-}
+export type { CaseItem };
 
 /** One page of published cases, highest sort first, then newest. */
 export async function listCases(query: PageRequest, database?: Db): Promise<Page<CaseItem>> {

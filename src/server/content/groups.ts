@@ -1,4 +1,6 @@
 import { and, asc, count, desc, eq, gt, inArray, lt, ne, or, type SQL } from 'drizzle-orm';
+import type { FontGroupFont, FontGroupListItem, FontGroupType } from '../../contract/content.ts';
+import { FONT_GROUP_TYPES } from '../../contract/content.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { albumFonts, albums, collectionFonts, collections, fontFamilies } from '../db/schema/index.ts';
 import { type FontResource, toResources } from '../fonts/catalogue.ts';
@@ -7,30 +9,7 @@ import { coverUrls } from './covers.ts';
 import { sanitizeArticleHtml } from './html.ts';
 import { iso, type Neighbour, offsetOf, type Page, type PageRequest, toPage } from './paging.ts';
 
-/** Albums (专辑) and collections (heji 合集) share one shape and one API, told apart by type. */
-export const FONT_GROUP_TYPES = ['album', 'heji'] as const;
-/** Album or collection. */
-export type FontGroupType = (typeof FONT_GROUP_TYPES)[number];
-
-/** A family named in a list entry. */
-export interface FontGroupFont {
-  fontGNo: string;
-  familyName: string;
-}
-
-/** An album or collection as lists show it. */
-export interface FontGroupListItem {
-  id: number;
-  type: FontGroupType;
-  title: string;
-  summary: string;
-  cover: string | null;
-  thumb: string | null;
-  fontCount: number;
-  /** The first few families, for the card. */
-  fonts: FontGroupFont[];
-  publishedAt: string | null;
-}
+export { FONT_GROUP_TYPES, type FontGroupFont, type FontGroupListItem, type FontGroupType };
 
 /** An album or collection with its description, every family, neighbours and related groups. */
 export interface FontGroupDetail extends Omit<FontGroupListItem, 'fonts'> {

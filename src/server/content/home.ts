@@ -1,29 +1,15 @@
+import type { HomeData } from '../../contract/content.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
-import { type FontResource, listFontFamilies } from '../fonts/catalogue.ts';
-import { type ArticleListItem, type ArticleTag, listArticles, listArticleTags } from './articles.ts';
-import { type CaseItem, listCases } from './cases.ts';
-import { type FontGroupListItem, listFontGroups } from './groups.ts';
-import { type AdItem, listAds, listPromotions, type PromotionItem } from './site-blocks.ts';
+import { listFontFamilies } from '../fonts/catalogue.ts';
+import { listArticles, listArticleTags } from './articles.ts';
+import { listCases } from './cases.ts';
+import { listFontGroups } from './groups.ts';
+import { listAds, listPromotions } from './site-blocks.ts';
+
+export type { HomeData };
 
 /** The ad position of the home page's banner carousel. */
 export const HOME_BANNER_POSITION = 'home-banner';
-
-/** Everything the home page shows, in one answer (fontOverride/home/getData). */
-export interface HomeData {
-  banners: AdItem[];
-  /** Running ads of the other positions. */
-  ads: AdItem[];
-  promotions: PromotionItem[];
-  /** The most downloaded families. */
-  fonts: FontResource[];
-  news: ArticleListItem[];
-  zixun: ArticleListItem[];
-  baike: ArticleListItem[];
-  baikeTags: ArticleTag[];
-  albums: FontGroupListItem[];
-  collections: FontGroupListItem[];
-  cases: CaseItem[];
-}
 
 /**
  * Collects the home page's sections: banners and ads, running promotions, featured fonts, the

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gte, isNull, lte, or, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { AdItem, PromotionItem } from '../../contract/content.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { ads, columns, contributeTemplates, promotions } from '../db/schema/index.ts';
 import { storage } from '../storage/index.ts';
@@ -7,21 +8,11 @@ import { coverUrls } from './covers.ts';
 import { sanitizeArticleHtml } from './html.ts';
 import { iso, offsetOf, type Page, type PageRequest, toPage } from './paging.ts';
 
+export type { AdItem, PromotionItem };
+
 /** Rows with an optional start and end are live when now lies between them. */
 function liveAt(startsAt: AnyPgColumn, endsAt: AnyPgColumn, now: Date): SQL {
   return and(or(isNull(startsAt), lte(startsAt, now)), or(isNull(endsAt), gte(endsAt, now))) as SQL;
-}
-
-/** A promotion as lists show it. */
-export interface PromotionItem {
-  id: number;
-  title: string;
-  summary: string;
-  cover: string | null;
-  thumb: string | null;
-  linkUrl: string | null;
-  startsAt: string | null;
-  endsAt: string | null;
 }
 
 /** A promotion with its text. */
@@ -83,16 +74,6 @@ export interface ColumnItem {
 export async function listColumns(type: string, database?: Db): Promise<ColumnItem[]> {
   const db = database ?? (await configuredDb());
   return db.select().from(columns).where(eq(columns.type, type)).orderBy(desc(columns.sort), asc(columns.id));
-}
-
-/** An advertisement as the page places it. */
-export interface AdItem {
-  id: number;
-  position: string;
-  title: string;
-  image: string | null;
-  thumb: string | null;
-  linkUrl: string | null;
 }
 
 /** The ads running now, of one position or of all, highest sort first. */

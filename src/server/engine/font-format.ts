@@ -1,5 +1,7 @@
 /** The font containers the tools read. */
-export type FontFormat = 'ttf' | 'otf' | 'ttc' | 'woff' | 'woff2' | 'eot';
+export type { FontFormat } from '../../contract/tools.ts';
+
+import type { FontFormat } from '../../contract/tools.ts';
 
 /** The file extension, MIME type and display name of each format the tools read or write. */
 export const FORMAT_INFO = {

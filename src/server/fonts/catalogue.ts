@@ -1,17 +1,12 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import type { Page } from '../../contract/envelope.ts';
+import type { ChildFontResource, FontCoverage, FontResource } from '../../contract/fonts.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { fontDicts, fontFamilies, fonts } from '../db/schema/index.ts';
 import { publicPath } from '../storage/index.ts';
 import { pickDefaultFace } from './faces.ts';
 
-/** A page of records, the shape of every SPEC list answer. */
-export interface Page<T> {
-  records: T[];
-  total: number;
-  size: number;
-  current: number;
-  pages: number;
-}
+export type { ChildFontResource, FontCoverage, FontResource, Page };
 
 /** Filters and paging of the font list. */
 export interface FontListQuery {
@@ -35,57 +30,6 @@ export interface FontListQuery {
 
 /** The orders the font list offers. */
 export type FontListSort = 'downloads' | 'newest' | 'name';
-
-/** Coverage counts of a font: how many characters of each set it has. */
-export interface FontCoverage {
-  gb2312: number;
-  tongyong: number;
-  big5: number;
-  latin: number;
-}
-
-/** One weight/style of a family (SPEC §3 childFontResource). */
-export interface ChildFontResource {
-  /** The child font's own id, by which the tools name a library font. */
-  id: number;
-  fontGNo: string;
-  familyName: string;
-  fontFamily: string;
-  ttfPath: string;
-  /** Whole-font WOFF2 is not generated yet. */
-  woffPath: string | null;
-  webFontFamily: string;
-  weight: number;
-  italic: boolean;
-  styleName: string;
-  fileSize: number;
-}
-
-/** A font family as the font list shows it (SPEC §3 font resource item). */
-export interface FontResource {
-  fontGNo: string;
-  /** The Chinese display name. */
-  familyName: string;
-  /** The English family name read from the font. */
-  fontFamily: string;
-  /** The TTF of the face that stands for the family (weight 400 or the nearest). */
-  ttfPath: string | null;
-  woffPath: string | null;
-  /** The CSS family name pages use to preview the font. */
-  webFontFamily: string;
-  childFontResource: ChildFontResource[];
-  category: string;
-  script: string;
-  license: string;
-  commercialFree: boolean;
-  glyphCount: number;
-  coverage: FontCoverage;
-  designer: string | null;
-  foundry: string | null;
-  downloads: number;
-  /** When the family joined the library (ISO-8601). */
-  createdAt: string;
-}
 
 /** The CSS family name under which previews load a font, e.g. 'fa-noto-sans-sc'. */
 export function webFontFamily(gno: string): string {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { ZipArchive } from 'archiver';
 import { and, asc, eq, sql } from 'drizzle-orm';
+import type { DownloadLink } from '../../contract/fonts.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { downloadHistory, fontFamilies, fonts } from '../db/schema/index.ts';
 import { notFound } from '../http/envelope.ts';
@@ -10,6 +11,8 @@ import { storage } from '../storage/index.ts';
 import type { FamilyRow, FontRow } from './catalogue.ts';
 import { findPublishedFamily } from './detail.ts';
 import { type Clock, signedDownloadPath, verifyDownload } from './download-links.ts';
+
+export type { DownloadLink };
 
 // Who may download: every family in the library is open-licensed (SIL OFL 1.1), which allows anyone
 // to use and redistribute the fonts, so visitors download without logging in. A logged-in user's
@@ -20,18 +23,6 @@ import { type Clock, signedDownloadPath, verifyDownload } from './download-links
 export type DownloadTarget =
   | { kind: 'font'; family: FamilyRow; font: FontRow }
   | { kind: 'family'; family: FamilyRow; fonts: FontRow[] };
-
-/** The answer of get-download-url. */
-export interface DownloadLink {
-  /** Path of the signed link, relative to the site. */
-  url: string;
-  /** When the link stops working (ISO-8601). */
-  expiresAt: string;
-  /** The name the file is saved under. */
-  fileName: string;
-  /** Bytes of the TTF; for a family zip, of the fonts it packs (the zip itself is compressed). */
-  size: number;
-}
 
 /** An opened download, ready to stream. */
 export interface DownloadStream {

@@ -1,4 +1,10 @@
 import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
+import type {
+  DownloadRecord,
+  FavoriteFontEntry,
+  FavoriteFontGroup,
+  FavoriteGroupDetail,
+} from '../../contract/fonts.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import {
   downloadHistory,
@@ -9,45 +15,13 @@ import {
   fonts,
 } from '../db/schema/index.ts';
 import { badRequest, notFound } from '../http/envelope.ts';
-import { type FontResource, type Page, toResources } from './catalogue.ts';
+import { type Page, toResources } from './catalogue.ts';
 import { findPublishedFamily } from './detail.ts';
+
+export type { DownloadRecord, FavoriteFontEntry, FavoriteFontGroup, FavoriteGroupDetail };
 
 /** Most favourite groups one account may keep. */
 export const MAX_FAVORITE_GROUPS = 50;
-
-/** A family inside a favourite group (SPEC §3: entries carry fontGNo). */
-export interface FavoriteFontEntry {
-  fontGNo: string;
-  familyName: string;
-  /** When it was added (ISO-8601). */
-  createdAt: string;
-}
-
-/** A favourite font group; the star button's plain favourites are the group with id 0. */
-export interface FavoriteFontGroup {
-  id: number;
-  name: string;
-  fontList: FavoriteFontEntry[];
-}
-
-/** A group with the full resource items of its families, for the favourites page. */
-export interface FavoriteGroupDetail {
-  id: number;
-  name: string;
-  createdAt: string;
-  fontList: FontResource[];
-}
-
-/** One row of the download history. */
-export interface DownloadRecord {
-  id: number;
-  fontGNo: string;
-  familyName: string;
-  /** The child font downloaded, or null for the whole family (zip). */
-  childFontGNo: string | null;
-  styleName: string | null;
-  createdAt: string;
-}
 
 /** The name of the group that holds the star button's favourites. */
 export const DEFAULT_GROUP_NAME = '我的收藏';

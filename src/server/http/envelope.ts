@@ -1,11 +1,7 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { Envelope } from '../../contract/envelope.ts';
 
-/** Every API answer has this shape; `code` is the string '200' on success (SPEC §7). */
-export interface Envelope<T> {
-  code: string;
-  message: string;
-  data: T;
-}
+export type { Envelope };
 
 /** The success envelope. */
 export function ok<T>(data: T, message = '操作成功'): Envelope<T> {

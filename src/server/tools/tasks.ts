@@ -26,10 +26,9 @@ import { storage } from '../storage/index.ts';
 /** Reports how far a task is (0–1) and what it is doing, in Chinese for the progress display. */
 export type Progress = (progress: number, step: string) => void;
 
-/** The subset formats the subset generator writes. */
-export const SUBSET_FORMATS = ['ttf', 'woff', 'woff2'] as const;
-/** One subset format. */
-export type SubsetFormat = (typeof SUBSET_FORMATS)[number];
+import { SUBSET_FORMATS, type SubsetFormat } from '../../contract/tools.ts';
+
+export { SUBSET_FORMATS, type SubsetFormat };
 
 /** A file a task wrote into storage. */
 export interface TaskFile {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
 import { z } from 'zod';
+import type { UploadedFont } from '../../contract/tools.ts';
 import type { FontDescription } from '../engine/convert.ts';
 import { FontInputError } from '../engine/font-errors.ts';
 import { sniffFontFormat } from '../engine/font-format.ts';
@@ -17,17 +18,10 @@ import { MAX_DECODED_FONT_BYTES, toolsPool, toolsTtlMs } from './runtime.ts';
 // and removed by the sweeper (tools-sweeper.ts) when it expires. A file that is not a usable font
 // is removed at once, so nothing a failed upload sent stays behind.
 
+export type { UploadedFont };
+
 /** Where uploads live in storage. */
 export const UPLOADS_PREFIX = 'tools/uploads';
-
-/** What the tools know about an uploaded font (meta.json), and what the upload call answers. */
-export interface UploadedFont extends Omit<FontDescription, 'outline' | 'characterCount'> {
-  fileId: string;
-  /** The file name as the browser sent it. */
-  name: string;
-  size: number;
-  expiresAt: string;
-}
 
 /** The stored description, with what the converter needs beyond the answer. */
 export interface UploadRecord extends UploadedFont {

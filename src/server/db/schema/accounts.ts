@@ -11,10 +11,11 @@ export const CODE_CHANNELS = ['sms', 'email'] as const;
 /** A channel a one-time code is sent through. */
 export type CodeChannel = (typeof CODE_CHANNELS)[number];
 
-/** What a one-time code may be used for; a code works only for the purpose it was sent for. */
-export const CODE_PURPOSES = ['login', 'register', 'reset', 'bind'] as const;
-/** What a one-time code may be used for. */
-export type CodePurpose = (typeof CODE_PURPOSES)[number];
+// What a one-time code may be used for; a code works only for the purpose it was sent for.
+import type { CodePurpose } from '../../../contract/accounts.ts';
+
+export { CODE_PURPOSES } from '../../../contract/accounts.ts';
+export type { CodePurpose };
 
 /** A registered user, reached by mobile number, e-mail or WeChat (at least one of them). */
 export const accounts = pgTable(

@@ -1,15 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, primaryKey, serial, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import type { ArticleKind } from '../../../contract/content.ts';
+import { ARTICLE_KINDS } from '../../../contract/content.ts';
+
+export { ARTICLE_KINDS, type ArticleKind };
 
 /** Whether editorial content is visible on the site. */
 export const PUBLICATION_STATUSES = ['draft', 'published'] as const;
 /** Whether editorial content is visible on the site. */
 export type PublicationStatus = (typeof PUBLICATION_STATUSES)[number];
-
-/** The three article kinds: news (wenzhang), calligraphy encyclopedia (baike) and industry news (zixun). */
-export const ARTICLE_KINDS = ['news', 'baike', 'zixun'] as const;
-/** One of the three article kinds. */
-export type ArticleKind = (typeof ARTICLE_KINDS)[number];
 
 /** A tag, namespaced by kind (e.g. 'baike' groups encyclopedia entries, 'news' labels news). */
 export const tags = pgTable(

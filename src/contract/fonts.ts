@@ -1,0 +1,99 @@
+// Shapes of the font library's answers, shared by the server (src/server/fonts) and the browser
+// client (src/api/fonts.ts, src/api/favorites.ts, src/api/user-data.ts).
+
+/** Coverage counts of a font: how many characters of each set it has. */
+export interface FontCoverage {
+  gb2312: number;
+  tongyong: number;
+  big5: number;
+  latin: number;
+}
+
+/** One weight/style of a family (SPEC §3 childFontResource). */
+export interface ChildFontResource {
+  /** The child font's own id, by which the tools name a library font. */
+  id: number;
+  fontGNo: string;
+  familyName: string;
+  fontFamily: string;
+  ttfPath: string;
+  /** Whole-font WOFF2 is not generated yet. */
+  woffPath: string | null;
+  webFontFamily: string;
+  weight: number;
+  italic: boolean;
+  styleName: string;
+  fileSize: number;
+}
+
+/** A font family as the font list shows it (SPEC §3 font resource item). */
+export interface FontResource {
+  fontGNo: string;
+  /** The Chinese display name. */
+  familyName: string;
+  /** The English family name read from the font. */
+  fontFamily: string;
+  /** The TTF of the face that stands for the family (weight 400 or the nearest). */
+  ttfPath: string | null;
+  woffPath: string | null;
+  /** The CSS family name pages use to preview the font. */
+  webFontFamily: string;
+  childFontResource: ChildFontResource[];
+  category: string;
+  script: string;
+  license: string;
+  commercialFree: boolean;
+  glyphCount: number;
+  coverage: FontCoverage;
+  designer: string | null;
+  foundry: string | null;
+  downloads: number;
+  /** When the family joined the library (ISO-8601). */
+  createdAt: string;
+}
+
+/** A family inside a favourite group (SPEC §3: entries carry fontGNo). */
+export interface FavoriteFontEntry {
+  fontGNo: string;
+  familyName: string;
+  /** When it was added (ISO-8601). */
+  createdAt: string;
+}
+
+/** A favourite font group; the star button's plain favourites are the group with id 0. */
+export interface FavoriteFontGroup {
+  id: number;
+  name: string;
+  fontList: FavoriteFontEntry[];
+}
+
+/** A group with the full resource items of its families, for the favourites page. */
+export interface FavoriteGroupDetail {
+  id: number;
+  name: string;
+  createdAt: string;
+  fontList: FontResource[];
+}
+
+/** One row of the download history. */
+export interface DownloadRecord {
+  id: number;
+  fontGNo: string;
+  familyName: string;
+  /** The child font downloaded, or null for the whole family (zip). */
+  childFontGNo: string | null;
+  styleName: string | null;
+  createdAt: string;
+}
+
+/** The answer of get-download-url. */
+export interface DownloadLink {
+  /** Path of the signed link, relative to the site. */
+  url: string;
+  /** When the link stops working (ISO-8601). */
+  expiresAt: string;
+  /** The name the file is saved under. */
+  fileName: string;
+  /** Bytes of the TTF; for a family zip, of the fonts it packs (the zip itself is compressed). */
+  size: number;
+}
