@@ -1,15 +1,7 @@
+import type { CaptchaAnswer } from '../contract/captcha.ts';
 import { post } from './http.ts';
 
-/**
- * An answer of the captcha endpoints. They speak AJ-Captcha's protocol rather than the site's
- * envelope: `repCode` '0000' means success, 6110 an expired or used puzzle, 6111 a wrong position.
- */
-export interface CaptchaAnswer<T> {
-  repCode: string;
-  repMsg: string | null;
-  repData: T | null;
-  success: boolean;
-}
+export type { CaptchaAnswer };
 
 /** A puzzle from `captcha/get`: background and piece as base64 PNG, its token and AES key. */
 export interface CaptchaPuzzle {

@@ -1,20 +1,12 @@
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { CaptchaAnswer } from '../../contract/captcha.ts';
 import { type AuthContext, authContext } from '../auth/context.ts';
 import { type ApiBindings, clientIp } from '../auth/middleware.ts';
 import { log } from '../log.ts';
 
-/**
- * AJ-Captcha's answer shape. The captcha endpoints speak that protocol rather than the site's
- * `{ code, message, data }` envelope, because captcha client libraries expect it.
- */
-export interface CaptchaAnswer {
-  repCode: string;
-  repMsg: string | null;
-  repData: Record<string, unknown> | null;
-  success: boolean;
-}
+export type { CaptchaAnswer };
 
 function answer(
   c: Context,
