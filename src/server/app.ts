@@ -5,6 +5,7 @@ import { captchaRoutes } from './accounts/captcha-routes.ts';
 import { accountRoutes } from './accounts/routes.ts';
 import { wechatRoutes } from './accounts/wechat-routes.ts';
 import { readToken } from './auth/middleware.ts';
+import { editorRoutes } from './content/editor/routes.ts';
 import { contentRoutes } from './content/routes.ts';
 import { downloadRoutes } from './fonts/download-routes.ts';
 import { favoriteRoutes } from './fonts/favorite-routes.ts';
@@ -65,6 +66,7 @@ export function createApp(): Hono {
   app.route('/api/v1', downloadRoutes());
   app.route('/web/api', siteRoutes());
   app.route('/web/api', contentRoutes());
+  app.route('/web/api', editorRoutes());
   app.route('/web/api', accountRoutes());
   app.route('/web/api', wechatRoutes());
   app.route('/captcha', captchaRoutes());

@@ -1,0 +1,65 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { readToken } from '../../auth/middleware.ts';
+import { ApiError, forbidden, notFound, ok, unauthorized } from '../../http/envelope.ts';
+import { refuseForbiddenText } from '../../http/text-guard.ts';
+import { validate } from '../../http/validate.ts';
+import { applyEditorForm, EDIT_TYPES, type EditAction } from './apply.ts';
+import { editorOfToken } from './queries.ts';
+import { rebuildAllPages } from './save.ts';
+
+const params = z.object({
+  type: z.enum(EDIT_TYPES).meta({ label: '内容类型' }),
+  id: z.union([z.literal('new'), z.coerce.number().int().min(1).max(2_147_483_647)]).meta({ label: '编号' }),
+});
+const ACTIONS: readonly EditAction[] = ['save', 'publish', 'unpublish'];
+
+/**
+ * The editing area's writes, mounted at /web/api: POST editor/{article|album|case}/{id|new} takes the
+ * editor form (multipart or urlencoded; `action` save, publish or unpublish) and answers
+ * `{ id }`, or 400 with `data.errors` naming each field. Only accounts with the editor role may
+ * call it. A form posted without script (Accept: text/html) is answered with a redirect back to
+ * the editor page, saying what happened. POST editor/rebuild empties the page cache.
+ */
+export function editorRoutes(): Hono {
+  const routes = new Hono();
+  const requireEditor = async (token: string) => {
+    const editor = await editorOfToken(token || undefined);
+    if (!editor) throw token ? forbidden('只有编辑可以修改内容') : unauthorized();
+    return editor;
+  };
+  // Empties the whole page cache (after a bulk change); a form post returns to the editing area.
+  routes.post('/editor/rebuild', async (c) => {
+    await requireEditor(readToken(c));
+    await rebuildAllPages();
+    if ((c.req.header('accept') ?? '').includes('text/html')) return c.redirect('/editor?done=rebuild', 303);
+    return c.json(ok(null, '页面缓存已清空'));
+  });
+  routes.post('/editor/:type/:id', validate('param', params), async (c) => {
+    await requireEditor(readToken(c));
+    const { type, id } = c.req.valid('param');
+    const form = await c.req.formData().catch(() => {
+      throw new ApiError(400, '400', '请用表单提交编辑内容');
+    });
+    refuseForbiddenText(Object.fromEntries([...form.entries()].map(([key, value]) => [key, String(value)])));
+    const action = String(form.get('action') ?? 'save') as EditAction;
+    if (!ACTIONS.includes(action)) throw new ApiError(400, '400', '操作（action）只能是 save、publish 或 unpublish');
+    const result = await applyEditorForm(type, id === 'new' ? undefined : id, form).catch((error: unknown) => {
+      // A missing item is a 404 of the editor page, not of the API caller's making.
+      if (error instanceof ApiError && error.status === 404) throw notFound('要编辑的内容不存在');
+      throw error;
+    });
+    const wantsPage = (c.req.header('accept') ?? '').includes('text/html');
+    const page = `/editor/${type}/${result.ok ? result.id : id}`;
+    if (!result.ok) {
+      const message = Object.values(result.errors)[0] ?? '请检查填写的内容';
+      if (wantsPage) return c.redirect(`${page}?error=${encodeURIComponent(message)}`, 303);
+      return c.json({ code: '400', message, data: { errors: result.errors } }, 400);
+    }
+    if (wantsPage) return c.redirect(`${page}?done=${action}`, 303);
+    return c.json(
+      ok({ id: result.id }, action === 'publish' ? '已发布' : action === 'unpublish' ? '已撤回为草稿' : '已保存'),
+    );
+  });
+  return routes;
+}
