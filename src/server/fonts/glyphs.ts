@@ -1,13 +1,11 @@
 import { buffer } from 'node:stream/consumers';
-import { and, eq, or } from 'drizzle-orm';
 import { db as configuredDb, type Db } from '../db/client.ts';
-import { fontFamilies, fonts } from '../db/schema/index.ts';
 import { coverageSets } from '../engine/charsets.ts';
 import { notFound } from '../http/envelope.ts';
 import { storage } from '../storage/index.ts';
 import { subsetPool } from '../webfont/subset.ts';
 import type { Page } from './catalogue.ts';
-import { pickDefaultFace } from './faces.ts';
+import { resolveFaces } from './resolve.ts';
 
 /** One cell of the glyph grid. */
 export interface Glyph {
@@ -78,19 +76,7 @@ export async function fontCodePoints(file: { sha256: string; fileKey: string }):
 
 /** The child font a gno names: itself, or the regular face of the family it names. */
 async function resolveFont(db: Db, gno: string) {
-  const rows = await db
-    .select({
-      gno: fonts.gno,
-      familyGno: fontFamilies.gno,
-      weight: fonts.weight,
-      italic: fonts.italic,
-      fileKey: fonts.fileKey,
-      sha256: fonts.sha256,
-    })
-    .from(fonts)
-    .innerJoin(fontFamilies, eq(fonts.familyId, fontFamilies.id))
-    .where(and(eq(fontFamilies.published, true), or(eq(fonts.gno, gno), eq(fontFamilies.gno, gno))));
-  return rows.find((row) => row.gno === gno) ?? pickDefaultFace(rows);
+  return (await resolveFaces(db, [gno])).get(gno)?.face;
 }
 
 /**

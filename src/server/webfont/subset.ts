@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
-import { and, eq, inArray, or } from 'drizzle-orm';
 import { db } from '../db/client.ts';
-import { fontFamilies, fonts } from '../db/schema/index.ts';
 import { env } from '../env.ts';
-import { pickDefaultFace } from '../fonts/faces.ts';
+import { resolveFaces } from '../fonts/resolve.ts';
 import { badRequest } from '../http/envelope.ts';
 import { storage } from '../storage/index.ts';
 import { SubsetPool } from './subset-pool.ts';
@@ -79,31 +77,8 @@ async function resolveFonts(gnos: string[]): Promise<Map<string, FontFile>> {
   });
   if (missing.length === 0) return found;
 
-  const database = await db();
-  const rows = await database
-    .select({
-      gno: fonts.gno,
-      familyGno: fontFamilies.gno,
-      familyName: fontFamilies.nameZh,
-      weight: fonts.weight,
-      italic: fonts.italic,
-      fileKey: fonts.fileKey,
-      sha256: fonts.sha256,
-    })
-    .from(fonts)
-    .innerJoin(fontFamilies, eq(fonts.familyId, fontFamilies.id))
-    .where(and(eq(fontFamilies.published, true), or(inArray(fonts.gno, missing), inArray(fontFamilies.gno, missing))));
-
-  for (const row of rows) {
-    const file = { gno: row.gno, familyName: row.familyName, fileKey: row.fileKey, sha256: row.sha256 };
-    if (missing.includes(row.gno)) found.set(row.gno, file);
-  }
-  for (const gno of missing) {
-    if (found.has(gno)) continue;
-    const regular = pickDefaultFace(rows.filter((row) => row.familyGno === gno));
-    if (regular) {
-      found.set(gno, { gno, familyName: regular.familyName, fileKey: regular.fileKey, sha256: regular.sha256 });
-    }
+  for (const [gno, { face, family }] of await resolveFaces(await db(), missing)) {
+    found.set(gno, { gno, familyName: family.nameZh, fileKey: face.fileKey, sha256: face.sha256 });
   }
   for (const [gno, file] of found) fontCache.set(gno, { file, at: now });
   return found;
