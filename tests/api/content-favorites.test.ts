@@ -1,9 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../src/server/app.ts';
 import { systemClock } from '../../src/server/auth/clock.ts';
 import { createSession } from '../../src/server/auth/sessions.ts';
-import { accounts, albums, articles, favoriteAlbums, favoriteArticles } from '../../src/server/db/schema/index.ts';
+import { accounts, articles, favorites, fontGroups } from '../../src/server/db/schema/index.ts';
 import { type ContentSuite, openContentSuite } from '../helpers/content.ts';
 
 let suite: ContentSuite;
@@ -28,7 +28,7 @@ beforeAll(async () => {
   const db = suite.database.db;
   const [account] = await db.insert(accounts).values({ mobile: '13900000000' }).returning();
   accountId = account?.id ?? 0;
-  const [album] = await db.select().from(albums).limit(1);
+  const [album] = await db.select().from(fontGroups).where(eq(fontGroups.kind, 'album')).limit(1);
   albumId = album?.id ?? 0;
   const [article] = await db.select().from(articles).where(eq(articles.kind, 'baike')).limit(1);
   articleId = article?.id ?? 0;
@@ -54,7 +54,10 @@ describe('favourite albums and articles', () => {
   test('keep an album once however often it is added, and let it go', async () => {
     expect((await call('POST', '/collection/addColl', { id: albumId })).body.message).toBe('收藏成功');
     expect((await call('POST', '/favorite/addColl', { id: albumId })).status).toBe(200);
-    const rows = await suite.database.db.select().from(favoriteAlbums).where(eq(favoriteAlbums.accountId, accountId));
+    const rows = await suite.database.db
+      .select()
+      .from(favorites)
+      .where(and(eq(favorites.accountId, accountId), eq(favorites.target, 'group')));
     expect(rows).toHaveLength(1);
     const list = await call('GET', '/collection/getCollByUser');
     expect(list.body.data).toEqual([expect.objectContaining({ id: albumId, type: 'album', url: `/album/${albumId}` })]);
@@ -68,8 +71,8 @@ describe('favourite albums and articles', () => {
     await call('POST', '/collection/addArt', { id: articleId });
     const rows = await suite.database.db
       .select()
-      .from(favoriteArticles)
-      .where(eq(favoriteArticles.accountId, accountId));
+      .from(favorites)
+      .where(and(eq(favorites.accountId, accountId), eq(favorites.target, 'article')));
     expect(rows).toHaveLength(1);
     const list = await call('GET', '/favorite/getArticleByUser');
     expect(list.body.data).toEqual([

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../src/server/app.ts';
-import { albumFonts, albums, fontFamilies, fonts } from '../../src/server/db/schema/index.ts';
+import { fontFamilies, fontGroupFonts, fontGroups, fonts } from '../../src/server/db/schema/index.ts';
 import type { FontResource, Page } from '../../src/server/fonts/catalogue.ts';
 import type { FontDetail } from '../../src/server/fonts/detail.ts';
 import type { FontDictionary } from '../../src/server/fonts/dictionary.ts';
@@ -39,16 +39,16 @@ beforeAll(async () => {
   await library.db.update(fontFamilies).set({ downloads: 3 }).where(eq(fontFamilies.gno, 'zcool-kuaile'));
   const [noto] = await library.db.select().from(fontFamilies).where(eq(fontFamilies.gno, 'noto-sans-sc'));
   const [shown, hidden] = await library.db
-    .insert(albums)
+    .insert(fontGroups)
     .values([
-      { title: '开源黑体精选', status: 'published', publishedAt: new Date() },
-      { title: '草稿专辑', status: 'draft' },
+      { kind: 'album', title: '开源黑体精选', status: 'published', publishedAt: new Date() },
+      { kind: 'album', title: '草稿专辑', status: 'draft' },
     ])
     .returning();
   if (!noto || !shown || !hidden) throw new Error('no seed rows');
-  await library.db.insert(albumFonts).values([
-    { albumId: shown.id, familyId: noto.id },
-    { albumId: hidden.id, familyId: noto.id },
+  await library.db.insert(fontGroupFonts).values([
+    { kind: 'album', groupId: shown.id, familyId: noto.id },
+    { kind: 'album', groupId: hidden.id, familyId: noto.id },
   ]);
   app = createApp();
 });

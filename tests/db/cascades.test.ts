@@ -2,17 +2,16 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   accounts,
-  albumFonts,
-  albums,
   articles,
   articleTags,
   cases,
   downloadHistory,
-  favoriteArticles,
-  favoriteFonts,
   favoriteGroupFonts,
   favoriteGroups,
+  favorites,
   fontFamilies,
+  fontGroupFonts,
+  fontGroups,
   fonts,
   jobs,
   messageBoard,
@@ -52,8 +51,10 @@ describe('foreign keys', () => {
       { id: 'a'.repeat(64), accountId: account.id, expiresAt: new Date(Date.now() + 3_600_000) },
       { id: 'b'.repeat(64), accountId: other.id, expiresAt: new Date(Date.now() + 3_600_000) },
     ]);
-    await db.insert(favoriteFonts).values({ accountId: account.id, familyId: family.id });
-    await db.insert(favoriteArticles).values({ accountId: account.id, articleId: article.id });
+    await db.insert(favorites).values([
+      { accountId: account.id, target: 'font', familyId: family.id },
+      { accountId: account.id, target: 'article', articleId: article.id },
+    ]);
     await db.insert(notifications).values({ accountId: account.id, type: 'system', title: '欢迎' });
     const submission = first(
       await db.insert(submissions).values({ accountId: account.id, fontName: '手写体' }).returning(),
@@ -73,8 +74,7 @@ describe('foreign keys', () => {
     expect((await db.select().from(sessions)).map((row) => row.accountId)).toEqual([other.id]);
     expect(await db.select().from(favoriteGroups)).toEqual([]);
     expect(await db.select().from(favoriteGroupFonts)).toEqual([]);
-    expect(await db.select().from(favoriteFonts)).toEqual([]);
-    expect(await db.select().from(favoriteArticles)).toEqual([]);
+    expect(await db.select().from(favorites)).toEqual([]);
     expect(await db.select().from(notifications)).toEqual([]);
     expect(await db.select().from(submissions)).toEqual([]);
     expect(await db.select().from(submissionEvents)).toEqual([]);
@@ -90,10 +90,10 @@ describe('foreign keys', () => {
     const family = first(await db.insert(fontFamilies).values(familyValues('long-cang')).returning());
     const kept = first(await db.insert(fontFamilies).values(familyValues('zcool-kuaile')).returning());
     await db.insert(fonts).values([fontValues(family.id, 'long-cang-400'), fontValues(kept.id, 'zcool-kuaile-400')]);
-    const album = first(await db.insert(albums).values({ title: '手写' }).returning());
-    await db.insert(albumFonts).values([
-      { albumId: album.id, familyId: family.id, sort: 1 },
-      { albumId: album.id, familyId: kept.id, sort: 2 },
+    const album = first(await db.insert(fontGroups).values({ kind: 'album', title: '手写' }).returning());
+    await db.insert(fontGroupFonts).values([
+      { kind: 'album', groupId: album.id, familyId: family.id, sort: 1 },
+      { kind: 'album', groupId: album.id, familyId: kept.id, sort: 2 },
     ]);
     const showcase = first(await db.insert(cases).values({ title: '海报', familyId: family.id }).returning());
     await db.insert(downloadHistory).values({ familyId: family.id, ip: '127.0.0.1' });
@@ -101,7 +101,7 @@ describe('foreign keys', () => {
     await db.delete(fontFamilies).where(eq(fontFamilies.id, family.id));
 
     expect((await db.select().from(fonts)).map((row) => row.gno)).toEqual(['zcool-kuaile-400']);
-    expect((await db.select().from(albumFonts)).map((row) => row.familyId)).toEqual([kept.id]);
+    expect((await db.select().from(fontGroupFonts)).map((row) => row.familyId)).toEqual([kept.id]);
     expect(await db.select().from(downloadHistory).where(eq(downloadHistory.familyId, family.id))).toEqual([]);
     const [keptCase] = await db.select().from(cases).where(eq(cases.id, showcase.id));
     expect(keptCase?.familyId).toBeNull();

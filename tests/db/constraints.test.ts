@@ -1,13 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  accounts,
-  favoriteFonts,
-  fontDicts,
-  fontFamilies,
-  jobs,
-  submissions,
-} from '../../src/server/db/schema/index.ts';
+import { accounts, favorites, fontDicts, fontFamilies, jobs, submissions } from '../../src/server/db/schema/index.ts';
 import { familyValues, openTestDatabase, sqlStateOf, type TestDatabase } from '../helpers/database.ts';
 
 const UNIQUE_VIOLATION = '23505';
@@ -57,14 +50,16 @@ describe('schema constraints', () => {
     const [account] = await db.insert(accounts).values({ mobile: '13700000002' }).returning();
     const [family] = await db.insert(fontFamilies).values(familyValues('noto-sans-sc')).returning();
     if (!account || !family) throw new Error('fixture rows were not created');
-    const star = { accountId: account.id, familyId: family.id };
+    const star = { accountId: account.id, target: 'font' as const, familyId: family.id };
 
-    await db.insert(favoriteFonts).values(star).onConflictDoNothing();
-    await db.insert(favoriteFonts).values(star).onConflictDoNothing();
+    await db.insert(favorites).values(star).onConflictDoNothing();
+    await db.insert(favorites).values(star).onConflictDoNothing();
 
-    const rows = await db.select().from(favoriteFonts).where(eq(favoriteFonts.accountId, account.id));
+    const rows = await db.select().from(favorites).where(eq(favorites.accountId, account.id));
     expect(rows).toHaveLength(1);
-    expect(await sqlStateOf(db.insert(favoriteFonts).values(star))).toBe(UNIQUE_VIOLATION);
+    expect(await sqlStateOf(db.insert(favorites).values(star))).toBe(UNIQUE_VIOLATION);
+    // A favourite names exactly one thing: a font row with an article as well is refused.
+    expect(await sqlStateOf(db.insert(favorites).values({ ...star, articleId: 1 }))).toBe(CHECK_VIOLATION);
   });
 
   test('keeps dictionary numbers unique within a key but not across keys', async () => {

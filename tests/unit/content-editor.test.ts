@@ -1,9 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { getArticle } from '../../src/server/content/articles.ts';
 import { saveAlbum, saveArticle, setAlbumStatus, setArticleStatus } from '../../src/server/content/editor/save.ts';
 import { getFontGroup } from '../../src/server/content/groups.ts';
-import { albums, articles } from '../../src/server/db/schema/index.ts';
+import { articles, fontGroups } from '../../src/server/db/schema/index.ts';
 import { type ContentSuite, openContentSuite } from '../helpers/content.ts';
 
 let suite: ContentSuite;
@@ -67,7 +67,10 @@ describe('saveAlbum', () => {
     await setAlbumStatus(id, 'published');
     const album = await getFontGroup('album', id);
     expect(album?.fonts.map((font) => font.fontGNo)).toEqual(['zcool-kuaile', 'noto-sans-sc']);
-    const [row] = await suite.database.db.select().from(albums).where(eq(albums.id, id));
+    const [row] = await suite.database.db
+      .select()
+      .from(fontGroups)
+      .where(and(eq(fontGroups.kind, 'album'), eq(fontGroups.id, id)));
     expect(row?.coverKey).toMatch(new RegExp(`^covers/album/item-${id}-[0-9a-f]{12}\\.webp$`));
   });
 

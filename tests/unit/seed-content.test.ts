@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { thumbKeyOf } from '../../src/server/content/covers.ts';
 import {
-  albumFonts,
-  albums,
   articles,
+  fontGroupFonts,
+  fontGroups,
   friendLinks,
   keywords,
   promotions,
@@ -54,12 +54,12 @@ describe('seedContent', () => {
 
   test('skips unknown fonts with a warning and keeps the known ones in order', async () => {
     expect(firstRun.warnings.some((w) => w.includes("'no-such-font'"))).toBe(true);
-    const [album] = await suite.database.db.select().from(albums).where(eq(albums.title, '开源黑体专辑'));
+    const [album] = await suite.database.db.select().from(fontGroups).where(eq(fontGroups.title, '开源黑体专辑'));
     const members = await suite.database.db
       .select()
-      .from(albumFonts)
-      .where(eq(albumFonts.albumId, album?.id ?? 0))
-      .orderBy(albumFonts.sort);
+      .from(fontGroupFonts)
+      .where(and(eq(fontGroupFonts.kind, 'album'), eq(fontGroupFonts.groupId, album?.id ?? 0)))
+      .orderBy(fontGroupFonts.sort);
     expect(members).toHaveLength(2);
   });
 
@@ -75,14 +75,14 @@ describe('seedContent', () => {
   test('adds nothing on a second run and leaves editors’ changes alone', async () => {
     const db = suite.database.db;
     await db.update(articles).set({ title: '编辑改过的标题' }).where(eq(articles.slug, 'news/siyuan-release'));
-    await db.update(albums).set({ title: '编辑改过的专辑' }).where(eq(albums.title, '手写毛笔专辑'));
+    await db.update(fontGroups).set({ title: '编辑改过的专辑' }).where(eq(fontGroups.title, '手写毛笔专辑'));
     await db.update(promotions).set({ summary: '编辑改过' });
     const again = await seedContent({ dir: CONTENT_FIXTURES });
     expect(again.added).toEqual({});
     expect(again.siteRows).toBe(0);
     const [news] = await db.select().from(articles).where(eq(articles.slug, 'news/siyuan-release'));
     expect(news?.title).toBe('编辑改过的标题');
-    const [albumCount] = await db.select({ n: count() }).from(albums);
+    const [albumCount] = await db.select({ n: count() }).from(fontGroups).where(eq(fontGroups.kind, 'album'));
     expect(albumCount?.n).toBe(2);
     const [linkCount] = await db.select({ n: count() }).from(friendLinks);
     expect(linkCount?.n).toBe(2);

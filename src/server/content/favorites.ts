@@ -1,6 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { db as configuredDb, type Db } from '../db/client.ts';
-import { type ArticleKind, albums, articles, favoriteAlbums, favoriteArticles } from '../db/schema/index.ts';
+import { type ArticleKind, articles, favorites, fontGroups } from '../db/schema/index.ts';
+import { forgetFavorite, keepFavorite } from '../favorites/store.ts';
 import { notFound } from '../http/envelope.ts';
 import { storage } from '../storage/index.ts';
 import { coverUrls } from './covers.ts';
@@ -33,11 +34,18 @@ export interface FavoriteArticleEntry {
 export async function listFavoriteAlbums(accountId: number, database?: Db): Promise<FavoriteAlbumEntry[]> {
   const db = database ?? (await configuredDb());
   const rows = await db
-    .select({ album: albums, createdAt: favoriteAlbums.createdAt })
-    .from(favoriteAlbums)
-    .innerJoin(albums, eq(albums.id, favoriteAlbums.albumId))
-    .where(and(eq(favoriteAlbums.accountId, accountId), eq(albums.status, 'published')))
-    .orderBy(desc(favoriteAlbums.createdAt), desc(albums.id));
+    .select({ album: fontGroups, createdAt: favorites.createdAt })
+    .from(favorites)
+    .innerJoin(fontGroups, and(eq(fontGroups.kind, favorites.groupKind), eq(fontGroups.id, favorites.groupId)))
+    .where(
+      and(
+        eq(favorites.accountId, accountId),
+        eq(favorites.target, 'group'),
+        eq(fontGroups.kind, 'album'),
+        eq(fontGroups.status, 'published'),
+      ),
+    )
+    .orderBy(desc(favorites.createdAt), desc(fontGroups.id));
   return rows.map(({ album, createdAt }) => ({
     id: album.id,
     type: 'album',
@@ -53,11 +61,11 @@ export async function listFavoriteAlbums(accountId: number, database?: Db): Prom
 export async function listFavoriteArticles(accountId: number, database?: Db): Promise<FavoriteArticleEntry[]> {
   const db = database ?? (await configuredDb());
   const rows = await db
-    .select({ article: articles, createdAt: favoriteArticles.createdAt })
-    .from(favoriteArticles)
-    .innerJoin(articles, eq(articles.id, favoriteArticles.articleId))
-    .where(and(eq(favoriteArticles.accountId, accountId), eq(articles.status, 'published')))
-    .orderBy(desc(favoriteArticles.createdAt), desc(articles.id));
+    .select({ article: articles, createdAt: favorites.createdAt })
+    .from(favorites)
+    .innerJoin(articles, eq(articles.id, favorites.articleId))
+    .where(and(eq(favorites.accountId, accountId), eq(favorites.target, 'article'), eq(articles.status, 'published')))
+    .orderBy(desc(favorites.createdAt), desc(articles.id));
   return rows.map(({ article, createdAt }) => ({
     id: article.id,
     kind: article.kind,
@@ -73,19 +81,17 @@ export async function listFavoriteArticles(accountId: number, database?: Db): Pr
 export async function addFavoriteAlbum(accountId: number, albumId: number, database?: Db): Promise<void> {
   const db = database ?? (await configuredDb());
   const [album] = await db
-    .select({ id: albums.id })
-    .from(albums)
-    .where(and(eq(albums.id, albumId), eq(albums.status, 'published')));
+    .select({ id: fontGroups.id })
+    .from(fontGroups)
+    .where(and(eq(fontGroups.kind, 'album'), eq(fontGroups.id, albumId), eq(fontGroups.status, 'published')));
   if (!album) throw notFound('专辑不存在或已下架');
-  await db.insert(favoriteAlbums).values({ accountId, albumId }).onConflictDoNothing();
+  await keepFavorite(db, accountId, { target: 'group', groupKind: 'album', groupId: albumId });
 }
 
 /** Lets an album go; an album that was not kept is no error. */
 export async function deleteFavoriteAlbum(accountId: number, albumId: number, database?: Db): Promise<void> {
   const db = database ?? (await configuredDb());
-  await db
-    .delete(favoriteAlbums)
-    .where(and(eq(favoriteAlbums.accountId, accountId), eq(favoriteAlbums.albumId, albumId)));
+  await forgetFavorite(db, accountId, { target: 'group', groupKind: 'album', groupId: albumId });
 }
 
 /** Keeps a published article of any kind; keeping it again changes nothing. */
@@ -96,13 +102,11 @@ export async function addFavoriteArticle(accountId: number, articleId: number, d
     .from(articles)
     .where(and(eq(articles.id, articleId), eq(articles.status, 'published')));
   if (!article) throw notFound('文章不存在或已下架');
-  await db.insert(favoriteArticles).values({ accountId, articleId }).onConflictDoNothing();
+  await keepFavorite(db, accountId, { target: 'article', articleId });
 }
 
 /** Lets an article go; an article that was not kept is no error. */
 export async function deleteFavoriteArticle(accountId: number, articleId: number, database?: Db): Promise<void> {
   const db = database ?? (await configuredDb());
-  await db
-    .delete(favoriteArticles)
-    .where(and(eq(favoriteArticles.accountId, accountId), eq(favoriteArticles.articleId, articleId)));
+  await forgetFavorite(db, accountId, { target: 'article', articleId });
 }

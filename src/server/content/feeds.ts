@@ -1,6 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { db as configuredDb, type Db } from '../db/client.ts';
-import { albums, articles, collections, fontFamilies, promotions } from '../db/schema/index.ts';
+import { articles, fontFamilies, fontGroups, promotions } from '../db/schema/index.ts';
 import { env } from '../env.ts';
 import { absoluteUrl, escapeXml } from './seo.ts';
 
@@ -43,11 +43,14 @@ export async function buildSitemap(database?: Db): Promise<string> {
       .from(articles)
       .where(eq(articles.status, 'published'))
       .orderBy(desc(articles.publishedAt)),
-    db.select({ id: albums.id, at: albums.publishedAt }).from(albums).where(eq(albums.status, 'published')),
     db
-      .select({ id: collections.id, at: collections.publishedAt })
-      .from(collections)
-      .where(eq(collections.status, 'published')),
+      .select({ id: fontGroups.id, at: fontGroups.publishedAt })
+      .from(fontGroups)
+      .where(and(eq(fontGroups.kind, 'album'), eq(fontGroups.status, 'published'))),
+    db
+      .select({ id: fontGroups.id, at: fontGroups.publishedAt })
+      .from(fontGroups)
+      .where(and(eq(fontGroups.kind, 'heji'), eq(fontGroups.status, 'published'))),
     db
       .select({ gno: fontFamilies.gno, at: fontFamilies.updatedAt })
       .from(fontFamilies)

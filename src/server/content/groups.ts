@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gt, inArray, lt, ne, or, type SQL } from 'dr
 import type { FontGroupFont, FontGroupListItem, FontGroupType } from '../../contract/content.ts';
 import { FONT_GROUP_TYPES } from '../../contract/content.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
-import { albumFonts, albums, collectionFonts, collections, fontFamilies } from '../db/schema/index.ts';
+import { fontFamilies, fontGroupFonts, fontGroups } from '../db/schema/index.ts';
 import { type FontResource, toResources } from '../fonts/catalogue.ts';
 import { storage } from '../storage/index.ts';
 import { coverUrls } from './covers.ts';
@@ -22,30 +22,17 @@ export interface FontGroupDetail extends Omit<FontGroupListItem, 'fonts'> {
 
 const CARD_FONTS = 4;
 
-function tablesOf(type: FontGroupType) {
-  if (type === 'album') {
-    return { group: albums, members: albumFonts, memberGroupId: albumFonts.albumId, memberSort: albumFonts.sort };
-  }
-  return {
-    group: collections,
-    members: collectionFonts,
-    memberGroupId: collectionFonts.collectionId,
-    memberSort: collectionFonts.sort,
-  };
-}
+type GroupRow = typeof fontGroups.$inferSelect;
 
-type GroupRow = typeof albums.$inferSelect;
-
-/** The published families of the given groups, in each group's order. */
+/** The published families of the given groups of one kind, in each group's order. */
 async function familiesOf(db: Db, type: FontGroupType, ids: number[]) {
   if (ids.length === 0) return [];
-  const t = tablesOf(type);
   return db
-    .select({ groupId: t.memberGroupId, family: fontFamilies })
-    .from(t.members)
-    .innerJoin(fontFamilies, eq(fontFamilies.id, type === 'album' ? albumFonts.familyId : collectionFonts.familyId))
-    .where(and(inArray(t.memberGroupId, ids), eq(fontFamilies.published, true)))
-    .orderBy(asc(t.memberSort), asc(fontFamilies.id));
+    .select({ groupId: fontGroupFonts.groupId, family: fontFamilies })
+    .from(fontGroupFonts)
+    .innerJoin(fontFamilies, eq(fontFamilies.id, fontGroupFonts.familyId))
+    .where(and(eq(fontGroupFonts.kind, type), inArray(fontGroupFonts.groupId, ids), eq(fontFamilies.published, true)))
+    .orderBy(asc(fontGroupFonts.sort), asc(fontFamilies.id));
 }
 
 async function toListItems(db: Db, type: FontGroupType, rows: GroupRow[]): Promise<FontGroupListItem[]> {
@@ -70,7 +57,7 @@ async function toListItems(db: Db, type: FontGroupType, rows: GroupRow[]): Promi
 }
 
 function published(type: FontGroupType): SQL {
-  return eq(tablesOf(type).group.status, 'published');
+  return and(eq(fontGroups.kind, type), eq(fontGroups.status, 'published')) as SQL;
 }
 
 /** One page of published albums or collections, highest sort first, then newest. */
@@ -79,20 +66,20 @@ export async function listFontGroups(
   database?: Db,
 ): Promise<Page<FontGroupListItem>> {
   const db = database ?? (await configuredDb());
-  const { group } = tablesOf(query.type);
+  const group = fontGroups;
   const [counted] = await db.select({ total: count() }).from(group).where(published(query.type));
-  const rows = (await db
+  const rows = await db
     .select()
     .from(group)
     .where(published(query.type))
     .orderBy(desc(group.sort), desc(group.publishedAt), desc(group.id))
     .limit(query.size)
-    .offset(offsetOf(query))) as GroupRow[];
+    .offset(offsetOf(query));
   return toPage(await toListItems(db, query.type, rows), counted?.total ?? 0, query);
 }
 
 async function neighbour(db: Db, type: FontGroupType, row: GroupRow, before: boolean): Promise<Neighbour | null> {
-  const { group } = tablesOf(type);
+  const group = fontGroups;
   // List order is sort desc, id desc: the item before has a higher (sort, id), the one after a lower.
   const side = before
     ? or(gt(group.sort, row.sort), and(eq(group.sort, row.sort), gt(group.id, row.id)))
@@ -114,19 +101,19 @@ export async function getFontGroup(
   database?: Db,
 ): Promise<FontGroupDetail | undefined> {
   const db = database ?? (await configuredDb());
-  const { group } = tablesOf(type);
-  const [row] = (await db
+  const group = fontGroups;
+  const [row] = await db
     .select()
     .from(group)
-    .where(and(eq(group.id, id), published(type)))) as GroupRow[];
+    .where(and(eq(group.id, id), published(type)));
   if (!row) return undefined;
   const members = await familiesOf(db, type, [row.id]);
-  const relatedRows = (await db
+  const relatedRows = await db
     .select()
     .from(group)
     .where(and(published(type), ne(group.id, row.id)))
     .orderBy(desc(group.sort), desc(group.id))
-    .limit(3)) as GroupRow[];
+    .limit(3);
   const [item] = await toListItems(db, type, [row]);
   const [fonts, previous, next, related] = await Promise.all([
     toResources(
@@ -151,7 +138,7 @@ export async function getFontGroup(
 /** The published families of a published album or collection (for its zip), or undefined when it does not exist. */
 export async function fontGroupFamilies(type: FontGroupType, id: number, database?: Db) {
   const db = database ?? (await configuredDb());
-  const { group } = tablesOf(type);
+  const group = fontGroups;
   const [row] = await db
     .select({ id: group.id, title: group.title })
     .from(group)

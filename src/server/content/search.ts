@@ -1,6 +1,6 @@
 import { and, desc, eq, ilike, or } from 'drizzle-orm';
 import { db as configuredDb, type Db } from '../db/client.ts';
-import { albums, articles, collections, fontFamilies, keywords } from '../db/schema/index.ts';
+import { articles, fontFamilies, fontGroups, keywords } from '../db/schema/index.ts';
 import { log } from '../log.ts';
 import { storage } from '../storage/index.ts';
 import { coverUrls } from './covers.ts';
@@ -46,22 +46,18 @@ async function buildIndex(db: Db): Promise<SearchIndex> {
       extra: { ...coverUrls(storage(), row.coverKey), publishedAt: row.publishedAt?.toISOString() ?? null },
     });
   }
-  for (const [type, table] of [
-    ['album', albums],
-    ['heji', collections],
-  ] as const) {
-    const rows = await db.select().from(table).where(eq(table.status, 'published'));
-    for (const row of rows) {
-      docs.push({
-        type,
-        id: row.id,
-        url: `${DETAIL_PATHS[type]}/${row.id}`,
-        title: row.title,
-        summary: row.summary,
-        body: htmlToText(row.descriptionHtml),
-        extra: coverUrls(storage(), row.coverKey),
-      });
-    }
+  const groups = await db.select().from(fontGroups).where(eq(fontGroups.status, 'published'));
+  for (const row of groups) {
+    const type = row.kind;
+    docs.push({
+      type,
+      id: row.id,
+      url: `${DETAIL_PATHS[type]}/${row.id}`,
+      title: row.title,
+      summary: row.summary,
+      body: htmlToText(row.descriptionHtml),
+      extra: coverUrls(storage(), row.coverKey),
+    });
   }
   for (const [position, doc] of docs.entries()) {
     index.add(doc);

@@ -8,6 +8,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { env } from '../env.ts';
+import { log } from '../log.ts';
 import { MIGRATIONS_DIR } from '../paths.ts';
 import { acquireDirLock } from './lock.ts';
 import * as schema from './schema/index.ts';
@@ -33,11 +34,20 @@ export interface Database {
  * to that server; without one, PGlite runs embedded in `dir` (or in memory when `dir` is
  * 'memory://'), holding a lock file so a second process on the same folder fails at once.
  */
-export async function openDatabase(options: { url?: string | undefined; dir: string }): Promise<Database> {
+export async function openDatabase(options: {
+  url?: string | undefined;
+  dir: string;
+  /** The migrations to apply (tests of a migration open a database at an earlier point). */
+  migrationsFolder?: string;
+}): Promise<Database> {
+  const migrationsFolder = options.migrationsFolder ?? MIGRATIONS_DIR;
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    // An idle connection the server ends (a restart, an administrator) is replaced on next use; without
+    // a listener its error event would end the process.
+    pool.on('error', (error) => log().warn({ err: error.message }, 'idle database connection lost'));
     const db = drizzlePg({ client: pool, schema });
-    await migratePg(db, { migrationsFolder: MIGRATIONS_DIR });
+    await migratePg(db, { migrationsFolder });
     return {
       db: db as unknown as Db,
       kind: 'postgres',
@@ -56,7 +66,7 @@ export async function openDatabase(options: { url?: string | undefined; dir: str
     const client = inMemory ? new PGlite() : new PGlite(options.dir);
     await client.waitReady;
     const db = drizzlePglite({ client, schema });
-    await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
+    await migratePglite(db, { migrationsFolder });
     return {
       db: db as unknown as Db,
       kind: 'pglite',

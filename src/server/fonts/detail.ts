@@ -1,6 +1,6 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { db as configuredDb, type Db } from '../db/client.ts';
-import { albumFonts, albums, fontFamilies, fonts } from '../db/schema/index.ts';
+import { fontFamilies, fontGroupFonts, fontGroups, fonts } from '../db/schema/index.ts';
 import { coverageSets } from '../engine/charsets.ts';
 import { notFound } from '../http/envelope.ts';
 import { publicPath } from '../storage/index.ts';
@@ -97,11 +97,13 @@ export async function getFontDetail(gno: string, database?: Db): Promise<FontDet
     };
   });
   const related = await db
-    .select({ id: albums.id, title: albums.title, summary: albums.summary, coverKey: albums.coverKey })
-    .from(albumFonts)
-    .innerJoin(albums, eq(albumFonts.albumId, albums.id))
-    .where(and(eq(albumFonts.familyId, family.id), eq(albums.status, 'published')))
-    .orderBy(asc(albums.sort), desc(albums.publishedAt), asc(albums.id));
+    .select({ id: fontGroups.id, title: fontGroups.title, summary: fontGroups.summary, coverKey: fontGroups.coverKey })
+    .from(fontGroupFonts)
+    .innerJoin(fontGroups, and(eq(fontGroupFonts.kind, fontGroups.kind), eq(fontGroupFonts.groupId, fontGroups.id)))
+    .where(
+      and(eq(fontGroupFonts.familyId, family.id), eq(fontGroups.kind, 'album'), eq(fontGroups.status, 'published')),
+    )
+    .orderBy(asc(fontGroups.sort), desc(fontGroups.publishedAt), asc(fontGroups.id));
   const order = await libraryOrder(db);
   const at = order.findIndex((row) => row.id === family.id);
   const sets = coverageSets();

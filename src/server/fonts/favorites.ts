@@ -8,12 +8,13 @@ import type {
 import { db as configuredDb, type Db } from '../db/client.ts';
 import {
   downloadHistory,
-  favoriteFonts,
   favoriteGroupFonts,
   favoriteGroups,
+  favorites,
   fontFamilies,
   fonts,
 } from '../db/schema/index.ts';
+import { forgetFavorite, keepFavorite } from '../favorites/store.ts';
 import { badRequest, notFound } from '../http/envelope.ts';
 import { type Page, toResources } from './catalogue.ts';
 import { findPublishedFamily } from './detail.ts';
@@ -55,7 +56,7 @@ export async function addFavoriteFont(
     await db.insert(favoriteGroupFonts).values({ groupId: input.groupId, familyId }).onConflictDoNothing();
     return;
   }
-  await db.insert(favoriteFonts).values({ accountId, familyId }).onConflictDoNothing();
+  await keepFavorite(db, accountId, { target: 'font', familyId });
 }
 
 /** Unstars a family, or takes it out of one of the account's groups; removing an absent one is fine. */
@@ -73,9 +74,7 @@ export async function deleteFavoriteFont(
       .where(and(eq(favoriteGroupFonts.groupId, input.groupId), eq(favoriteGroupFonts.familyId, familyId)));
     return;
   }
-  await db
-    .delete(favoriteFonts)
-    .where(and(eq(favoriteFonts.accountId, accountId), eq(favoriteFonts.familyId, familyId)));
+  await forgetFavorite(db, accountId, { target: 'font', familyId });
 }
 
 /**
@@ -85,11 +84,11 @@ export async function deleteFavoriteFont(
 export async function allFavoriteFonts(accountId: number, database?: Db): Promise<FavoriteFontGroup[]> {
   const db = database ?? (await configuredDb());
   const starred = await db
-    .select({ fontGNo: fontFamilies.gno, familyName: fontFamilies.nameZh, createdAt: favoriteFonts.createdAt })
-    .from(favoriteFonts)
-    .innerJoin(fontFamilies, eq(favoriteFonts.familyId, fontFamilies.id))
-    .where(eq(favoriteFonts.accountId, accountId))
-    .orderBy(asc(favoriteFonts.createdAt), asc(fontFamilies.id));
+    .select({ fontGNo: fontFamilies.gno, familyName: fontFamilies.nameZh, createdAt: favorites.createdAt })
+    .from(favorites)
+    .innerJoin(fontFamilies, eq(favorites.familyId, fontFamilies.id))
+    .where(and(eq(favorites.accountId, accountId), eq(favorites.target, 'font')))
+    .orderBy(asc(favorites.createdAt), asc(fontFamilies.id));
   const groups = await db
     .select()
     .from(favoriteGroups)
@@ -168,10 +167,10 @@ export async function favoriteGroupDetail(
   if (groupId === 0) {
     const rows = await db
       .select({ family: fontFamilies })
-      .from(favoriteFonts)
-      .innerJoin(fontFamilies, eq(favoriteFonts.familyId, fontFamilies.id))
-      .where(and(eq(favoriteFonts.accountId, accountId), eq(fontFamilies.published, true)))
-      .orderBy(desc(favoriteFonts.createdAt));
+      .from(favorites)
+      .innerJoin(fontFamilies, eq(favorites.familyId, fontFamilies.id))
+      .where(and(eq(favorites.accountId, accountId), eq(favorites.target, 'font'), eq(fontFamilies.published, true)))
+      .orderBy(desc(favorites.createdAt));
     const fontList = await toResources(
       db,
       rows.map((row) => row.family),

@@ -5,11 +5,11 @@ import { findSession } from '../../auth/sessions.ts';
 import { db as configuredDb, type Db } from '../../db/client.ts';
 import {
   type ArticleKind,
-  albumFonts,
-  albums,
   articles,
   cases,
   fontFamilies,
+  fontGroupFonts,
+  fontGroups,
   type PublicationStatus,
   tags,
 } from '../../db/schema/index.ts';
@@ -55,11 +55,22 @@ export async function editorArticles(kind: ArticleKind, database?: Db): Promise<
 /** Albums or cases (drafts included) for the editing area, highest id first. */
 export async function editorGroups(type: 'album' | 'case', database?: Db): Promise<EditorListItem[]> {
   const db = database ?? (await configuredDb());
-  const table = type === 'album' ? albums : cases;
-  const rows = await db
-    .select({ id: table.id, title: table.title, status: table.status, publishedAt: table.publishedAt })
-    .from(table)
-    .orderBy(desc(table.id));
+  const rows =
+    type === 'album'
+      ? await db
+          .select({
+            id: fontGroups.id,
+            title: fontGroups.title,
+            status: fontGroups.status,
+            publishedAt: fontGroups.publishedAt,
+          })
+          .from(fontGroups)
+          .where(eq(fontGroups.kind, 'album'))
+          .orderBy(desc(fontGroups.id))
+      : await db
+          .select({ id: cases.id, title: cases.title, status: cases.status, publishedAt: cases.publishedAt })
+          .from(cases)
+          .orderBy(desc(cases.id));
   return rows.map((row) => ({ ...row, publishedAt: row.publishedAt?.toISOString() ?? null }));
 }
 
@@ -104,14 +115,17 @@ export async function editableArticle(id: number, database?: Db): Promise<Editab
 /** An album as its edit form shows it: its fonts as gnos in order, or undefined. */
 export async function editableAlbum(id: number, database?: Db) {
   const db = database ?? (await configuredDb());
-  const [album] = await db.select().from(albums).where(eq(albums.id, id));
+  const [album] = await db
+    .select()
+    .from(fontGroups)
+    .where(and(eq(fontGroups.kind, 'album'), eq(fontGroups.id, id)));
   if (!album) return undefined;
   const members = await db
     .select({ gno: fontFamilies.gno })
-    .from(albumFonts)
-    .innerJoin(fontFamilies, eq(fontFamilies.id, albumFonts.familyId))
-    .where(eq(albumFonts.albumId, id))
-    .orderBy(asc(albumFonts.sort));
+    .from(fontGroupFonts)
+    .innerJoin(fontFamilies, eq(fontFamilies.id, fontGroupFonts.familyId))
+    .where(and(eq(fontGroupFonts.kind, 'album'), eq(fontGroupFonts.groupId, id)))
+    .orderBy(asc(fontGroupFonts.sort));
   return {
     id: album.id,
     status: album.status,

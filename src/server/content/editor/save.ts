@@ -1,12 +1,12 @@
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { db as configuredDb, type Db } from '../../db/client.ts';
 import {
   type ArticleKind,
-  albumFonts,
-  albums,
   articles,
   cases,
   fontFamilies,
+  fontGroupFonts,
+  fontGroups,
   type PublicationStatus,
 } from '../../db/schema/index.ts';
 import { ensureArticleTag } from '../../db/seed/content-items.ts';
@@ -154,6 +154,9 @@ export async function setArticleStatus(id: number, status: PublicationStatus, da
   await contentChanged(row.kind);
 }
 
+/** The album numbered `id` (albums and collections share one table, told apart by kind). */
+const isAlbum = (id: number) => and(eq(fontGroups.kind, 'album'), eq(fontGroups.id, id));
+
 /** Creates an album as a draft, or updates one with its fonts, and purges the pages that show it. */
 export async function saveAlbum(id: number | undefined, input: AlbumInput, database?: Db): Promise<number> {
   const db = database ?? (await configuredDb());
@@ -163,14 +166,16 @@ export async function saveAlbum(id: number | undefined, input: AlbumInput, datab
     const [row] =
       id === undefined
         ? await tx
-            .insert(albums)
-            .values({ ...values, status: 'draft' })
+            .insert(fontGroups)
+            .values({ ...values, kind: 'album', status: 'draft' })
             .returning()
-        : await tx.update(albums).set(values).where(eq(albums.id, id)).returning();
+        : await tx.update(fontGroups).set(values).where(isAlbum(id)).returning();
     if (!row) throw notFound('专辑不存在');
-    await tx.delete(albumFonts).where(eq(albumFonts.albumId, row.id));
+    await tx.delete(fontGroupFonts).where(and(eq(fontGroupFonts.kind, 'album'), eq(fontGroupFonts.groupId, row.id)));
     if (familyIds.length > 0)
-      await tx.insert(albumFonts).values(familyIds.map((familyId, sort) => ({ albumId: row.id, familyId, sort })));
+      await tx
+        .insert(fontGroupFonts)
+        .values(familyIds.map((familyId, sort) => ({ kind: 'album' as const, groupId: row.id, familyId, sort })));
     return row;
   });
   await publishChange(
@@ -178,7 +183,7 @@ export async function saveAlbum(id: number | undefined, input: AlbumInput, datab
     'album',
     saved.coverKey,
     { kind: 'album', slug: slugFor('album', saved.coverKey, saved.id), title: input.title, fonts: input.fonts },
-    async (coverKey) => void (await db.update(albums).set({ coverKey }).where(eq(albums.id, saved.id))),
+    async (coverKey) => void (await db.update(fontGroups).set({ coverKey }).where(isAlbum(saved.id))),
   );
   return saved.id;
 }
@@ -186,12 +191,12 @@ export async function saveAlbum(id: number | undefined, input: AlbumInput, datab
 /** Publishes or unpublishes an album. */
 export async function setAlbumStatus(id: number, status: PublicationStatus, database?: Db): Promise<void> {
   const db = database ?? (await configuredDb());
-  const [row] = await db.select().from(albums).where(eq(albums.id, id));
+  const [row] = await db.select().from(fontGroups).where(isAlbum(id));
   if (!row) throw notFound('专辑不存在');
   await db
-    .update(albums)
+    .update(fontGroups)
     .set({ status, publishedAt: row.publishedAt ?? (status === 'published' ? new Date() : null) })
-    .where(eq(albums.id, id));
+    .where(isAlbum(id));
   await contentChanged('album');
 }
 

@@ -1,13 +1,34 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  check,
+  foreignKey,
+  index,
+  integer,
+  pgSequence,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+import type { FontGroupType } from '../../../contract/content.ts';
 import type { PublicationStatus } from './content.ts';
 import { fontFamilies } from './fonts.ts';
 
-/** A curated font album (SPEC web-font-collection), downloadable as one zip. */
-export const albums = pgTable(
-  'albums',
+/** Numbers new albums and collections: one series for both, above every number either had before. */
+export const fontGroupIdSeq = pgSequence('font_group_id_seq');
+
+/**
+ * A curated group of families: an album (专辑, SPEC web-font-collection, downloadable as one zip) or
+ * a collection (合集, heji). Both have one shape and one table, told apart by `kind`. An item is
+ * named by its kind and number (/album/3 and /heji/3 are two items), as the site's addresses always
+ * have been; new items take numbers from one sequence, so their numbers are unique across kinds.
+ */
+export const fontGroups = pgTable(
+  'font_groups',
   {
-    id: serial('id').primaryKey(),
+    kind: text('kind').$type<FontGroupType>().notNull(),
+    id: integer('id').notNull().default(sql`nextval('font_group_id_seq')`),
     title: text('title').notNull(),
     summary: text('summary').notNull().default(''),
     descriptionHtml: text('description_html').notNull().default(''),
@@ -18,61 +39,28 @@ export const albums = pgTable(
     publishedAt: timestamp('published_at', { withTimezone: true }),
   },
   (t) => [
-    check('albums_status_check', sql`${t.status} in ('draft', 'published')`),
-    index('albums_status_sort_idx').on(t.status, t.sort, t.publishedAt),
+    primaryKey({ columns: [t.kind, t.id] }),
+    check('font_groups_kind_check', sql`${t.kind} in ('album', 'heji')`),
+    check('font_groups_status_check', sql`${t.status} in ('draft', 'published')`),
+    index('font_groups_kind_status_sort_idx').on(t.kind, t.status, t.sort, t.publishedAt),
   ],
 );
 
-/** The families in an album, in display order. */
-export const albumFonts = pgTable(
-  'album_fonts',
+/** The families in an album or collection, in display order. */
+export const fontGroupFonts = pgTable(
+  'font_group_fonts',
   {
-    albumId: integer('album_id')
-      .notNull()
-      .references(() => albums.id, { onDelete: 'cascade' }),
-    familyId: integer('family_id')
-      .notNull()
-      .references(() => fontFamilies.id, { onDelete: 'cascade' }),
-    sort: integer('sort').notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.albumId, t.familyId] }), index('album_fonts_family_id_idx').on(t.familyId)],
-);
-
-/** A themed font collection (heji, "compilation"), shaped like an album. */
-export const collections = pgTable(
-  'collections',
-  {
-    id: serial('id').primaryKey(),
-    title: text('title').notNull(),
-    summary: text('summary').notNull().default(''),
-    descriptionHtml: text('description_html').notNull().default(''),
-    coverKey: text('cover_key'),
-    status: text('status').$type<PublicationStatus>().notNull().default('draft'),
-    sort: integer('sort').notNull().default(0),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    publishedAt: timestamp('published_at', { withTimezone: true }),
-  },
-  (t) => [
-    check('collections_status_check', sql`${t.status} in ('draft', 'published')`),
-    index('collections_status_sort_idx').on(t.status, t.sort, t.publishedAt),
-  ],
-);
-
-/** The families in a collection, in display order. */
-export const collectionFonts = pgTable(
-  'collection_fonts',
-  {
-    collectionId: integer('collection_id')
-      .notNull()
-      .references(() => collections.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<FontGroupType>().notNull(),
+    groupId: integer('group_id').notNull(),
     familyId: integer('family_id')
       .notNull()
       .references(() => fontFamilies.id, { onDelete: 'cascade' }),
     sort: integer('sort').notNull().default(0),
   },
   (t) => [
-    primaryKey({ columns: [t.collectionId, t.familyId] }),
-    index('collection_fonts_family_id_idx').on(t.familyId),
+    primaryKey({ columns: [t.kind, t.groupId, t.familyId] }),
+    foreignKey({ columns: [t.kind, t.groupId], foreignColumns: [fontGroups.kind, fontGroups.id] }).onDelete('cascade'),
+    index('font_group_fonts_family_id_idx').on(t.familyId),
   ],
 );
 

@@ -1,6 +1,19 @@
-import { index, integer, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  unique,
+} from 'drizzle-orm/pg-core';
+import type { FontGroupType } from '../../../contract/content.ts';
 import { accounts } from './accounts.ts';
-import { albums } from './albums.ts';
+import { fontGroups } from './albums.ts';
 import { articles } from './content.ts';
 import { fontFamilies, fonts } from './fonts.ts';
 
@@ -50,51 +63,46 @@ export const favoriteGroupFonts = pgTable(
   (t) => [primaryKey({ columns: [t.groupId, t.familyId] }), index('favorite_group_fonts_family_id_idx').on(t.familyId)],
 );
 
-/** A family starred by a user (the star button), outside any group. */
-export const favoriteFonts = pgTable(
-  'favorite_fonts',
-  {
-    accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
-    familyId: integer('family_id')
-      .notNull()
-      .references(() => fontFamilies.id, { onDelete: 'cascade' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [primaryKey({ columns: [t.accountId, t.familyId] }), index('favorite_fonts_family_id_idx').on(t.familyId)],
-);
+/** What a user may keep among favourites. */
+export const FAVORITE_TARGETS = ['font', 'group', 'article'] as const;
+/** One kind of favourite. */
+export type FavoriteTarget = (typeof FAVORITE_TARGETS)[number];
 
-/** An album a user keeps among favourites (SPEC favoriteCollects: addColl, deleteColl). */
-export const favoriteAlbums = pgTable(
-  'favorite_albums',
+/**
+ * Everything a user keeps among favourites, one row each: a family (the star button), an album or
+ * collection, or an article. Each kind has its own column with a real foreign key, so deleting what
+ * a favourite points at deletes the favourite; a check keeps exactly the target's column set.
+ */
+export const favorites = pgTable(
+  'favorites',
   {
+    id: serial('id').primaryKey(),
     accountId: integer('account_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
-    albumId: integer('album_id')
-      .notNull()
-      .references(() => albums.id, { onDelete: 'cascade' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [primaryKey({ columns: [t.accountId, t.albumId] }), index('favorite_albums_album_id_idx').on(t.albumId)],
-);
-
-/** An article a user keeps among favourites (SPEC favoriteArticles: addArt, deleteArt). */
-export const favoriteArticles = pgTable(
-  'favorite_articles',
-  {
-    accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
-    articleId: integer('article_id')
-      .notNull()
-      .references(() => articles.id, { onDelete: 'cascade' }),
+    target: text('target').$type<FavoriteTarget>().notNull(),
+    familyId: integer('family_id').references(() => fontFamilies.id, { onDelete: 'cascade' }),
+    groupKind: text('group_kind').$type<FontGroupType>(),
+    groupId: integer('group_id'),
+    articleId: integer('article_id').references(() => articles.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    primaryKey({ columns: [t.accountId, t.articleId] }),
-    index('favorite_articles_article_id_idx').on(t.articleId),
+    check(
+      'favorites_target_check',
+      sql`(${t.target} = 'font' and ${t.familyId} is not null and ${t.groupId} is null and ${t.articleId} is null)
+        or (${t.target} = 'group' and ${t.groupKind} is not null and ${t.groupId} is not null and ${t.familyId} is null and ${t.articleId} is null)
+        or (${t.target} = 'article' and ${t.articleId} is not null and ${t.familyId} is null and ${t.groupId} is null)`,
+    ),
+    foreignKey({ columns: [t.groupKind, t.groupId], foreignColumns: [fontGroups.kind, fontGroups.id] }).onDelete(
+      'cascade',
+    ),
+    unique('favorites_once')
+      .on(t.accountId, t.target, t.familyId, t.groupKind, t.groupId, t.articleId)
+      .nullsNotDistinct(),
+    index('favorites_account_target_idx').on(t.accountId, t.target, t.createdAt),
+    index('favorites_family_id_idx').on(t.familyId),
+    index('favorites_article_id_idx').on(t.articleId),
   ],
 );
 

@@ -5,13 +5,11 @@ import type { Storage } from '../../storage/index.ts';
 import type { Db } from '../client.ts';
 import {
   type ArticleKind,
-  albumFonts,
-  albums,
   articles,
   cases,
-  collectionFonts,
-  collections,
   fontFamilies,
+  fontGroupFonts,
+  fontGroups,
   fonts,
   tags,
 } from '../schema/index.ts';
@@ -143,11 +141,11 @@ export async function seedArticle(ctx: SeedItemContext, file: ContentFile): Prom
 /** Seeds an album or collection (heji) file with its fonts unless a row made from it exists. */
 export async function seedFontGroup(ctx: SeedItemContext, file: ContentFile, sort: number): Promise<ItemOutcome> {
   if (file.kind !== 'album' && file.kind !== 'heji') throw new Error(`not a font group: ${file.kind}`);
-  const table = file.kind === 'album' ? albums : collections;
+  const kind = file.kind;
   const [existing] = await ctx.db
-    .select({ id: table.id })
-    .from(table)
-    .where(sql`${table.coverKey} ~ ${coverKeyPattern(file.kind, file.slug)}`);
+    .select({ id: fontGroups.id })
+    .from(fontGroups)
+    .where(and(eq(fontGroups.kind, kind), sql`${fontGroups.coverKey} ~ ${coverKeyPattern(kind, file.slug)}`));
   if (existing) return 'kept';
   const familyIds = await resolveFamilies(ctx, file);
   const coverKey = await ensureCover(ctx.db, ctx.storage, {
@@ -166,19 +164,14 @@ export async function seedFontGroup(ctx: SeedItemContext, file: ContentFile, sor
     publishedAt: file.publishedAt ?? new Date(),
   };
   await ctx.db.transaction(async (tx) => {
-    if (file.kind === 'album') {
-      const [row] = await tx.insert(albums).values(values).returning({ id: albums.id });
-      if (row && familyIds.length > 0)
-        await tx
-          .insert(albumFonts)
-          .values(familyIds.map((familyId, index) => ({ albumId: row.id, familyId, sort: index })));
-    } else {
-      const [row] = await tx.insert(collections).values(values).returning({ id: collections.id });
-      if (row && familyIds.length > 0)
-        await tx
-          .insert(collectionFonts)
-          .values(familyIds.map((familyId, index) => ({ collectionId: row.id, familyId, sort: index })));
-    }
+    const [row] = await tx
+      .insert(fontGroups)
+      .values({ ...values, kind })
+      .returning({ id: fontGroups.id });
+    if (row && familyIds.length > 0)
+      await tx
+        .insert(fontGroupFonts)
+        .values(familyIds.map((familyId, index) => ({ kind, groupId: row.id, familyId, sort: index })));
   });
   return 'added';
 }
