@@ -9,6 +9,8 @@ export interface NavItem {
   /** One sentence saying what the page is for. */
   description: string;
   children?: NavItem[];
+  /** Not built yet: every place that links it says 即将上线, so nobody expects a working page. */
+  soon?: true;
 }
 
 /** The five tools (SPEC §1), in the order the menu lists them. */
@@ -25,16 +27,19 @@ export const TOOLS: NavItem[] = [
   },
   {
     href: '/tools/pixel',
+    soon: true,
     label: '像素字体制作',
     description: '在网格上绘制点阵字形，预览并导出自己的像素字体。',
   },
   {
     href: '/tools/wordcloud',
+    soon: true,
     label: '词云图生成',
     description: '选择模板和字体，把一段文字排成可下载的词云图片。',
   },
   {
     href: '/tools/unidentifiedBody',
+    soon: true,
     label: '字体识别',
     description: '上传一张带文字的图片，在字体库里查找字形相近的字体。',
   },
