@@ -35,9 +35,12 @@ async function toggleFavorite(button: HTMLButtonElement): Promise<void> {
     return;
   }
   const fontGNo = button.dataset['favoriteGno'] ?? '';
-  const starred = starredGnos().has(fontGNo);
   button.disabled = true;
   try {
+    // The user's favourites are read afresh first: a click kept from before the page's script ran
+    // (or made in another tab meanwhile) must toggle from what the server holds, not from an empty list.
+    await loadFavoriteFonts();
+    const starred = starredGnos().has(fontGNo);
     if (starred) await deleteFavoriteFont({ fontGNo });
     else await addFavoriteFont({ fontGNo });
     await loadFavoriteFonts();
