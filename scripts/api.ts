@@ -1,16 +1,20 @@
 // Runs the API alone, without the pages, for API-only nodes behind a load balancer.
 import fs from 'node:fs';
-import { serve } from '@hono/node-server';
+import http from 'node:http';
+import { getRequestListener } from '@hono/node-server';
 import { apiApp } from '../src/server/app.ts';
 import { closeDatabase, database } from '../src/server/db/client.ts';
 import { env } from '../src/server/env.ts';
+import { withAnswerCache } from '../src/server/http/answer-cache.ts';
 
 if (fs.existsSync('.env')) process.loadEnvFile('.env');
 
 const config = env();
 await database();
-const server = serve({ fetch: apiApp().fetch, port: config.PORT, hostname: config.HOST }, (info) => {
-  console.log(`API is ready at http://${config.HOST}:${info.port}`);
+// Cached public reads are answered before the app routes them, as in scripts/start.ts.
+const server = http.createServer(withAnswerCache(getRequestListener(apiApp().fetch)));
+server.listen(config.PORT, config.HOST, () => {
+  console.log(`API is ready at http://${config.HOST}:${config.PORT}`);
 });
 const stop = () => {
   server.close();

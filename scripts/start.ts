@@ -7,10 +7,13 @@ import { pathToFileURL } from 'node:url';
 import { closeDatabase, database } from '../src/server/db/client.ts';
 import { seedAll } from '../src/server/db/seed/index.ts';
 import { EnvError, env } from '../src/server/env.ts';
+import { withAnswerCache } from '../src/server/http/answer-cache.ts';
+import { withDirectApi } from '../src/server/http/direct-api.ts';
 import { withCompressedAssets } from '../src/server/http/static-assets.ts';
 import { withPageCache } from '../src/server/isr/isr-node.ts';
 import { pageCache } from '../src/server/isr/page-cache.ts';
 import { DIST_DIR, PROJECT_ROOT } from '../src/server/paths.ts';
+import { withLivenessProbe } from '../src/server/site/health.ts';
 import { ensureBuilt } from './lib/build.ts';
 import { createProgress } from './lib/progress.ts';
 import { warmFontLibrary } from './lib/warm.ts';
@@ -36,9 +39,13 @@ async function main(): Promise<void> {
   process.env['ASTRO_NODE_AUTOSTART'] = 'disabled';
   const entry = pathToFileURL(path.join(DIST_DIR, 'server', 'entry.mjs')).href;
   const { handler } = (await import(entry)) as { handler: http.RequestListener };
-  // Fingerprinted assets go out compressed and fresh cached pages straight to the socket;
-  // everything else reaches Astro.
-  const server = http.createServer(withCompressedAssets(withPageCache(handler), path.join(DIST_DIR, 'client')));
+  // Fingerprinted assets go out compressed, and cached API answers and fresh cached pages straight
+  // to the socket; other API calls go to the API app, everything else to Astro.
+  const server = http.createServer(
+    withLivenessProbe(
+      withCompressedAssets(withAnswerCache(withDirectApi(withPageCache(handler))), path.join(DIST_DIR, 'client')),
+    ),
+  );
   server.keepAliveTimeout = 65_000;
 
   await new Promise<void>((resolve, reject) => {
@@ -47,7 +54,10 @@ async function main(): Promise<void> {
   });
   // Requests are served from here on; "ready" is announced once the library's fonts are loaded.
   const selfHost = { '0.0.0.0': '127.0.0.1', '::': '::1' }[config.HOST] ?? config.HOST;
-  await warmFontLibrary(`http://${selfHost.includes(':') ? `[${selfHost}]` : selfHost}:${config.PORT}`);
+  const self = `http://${selfHost.includes(':') ? `[${selfHost}]` : selfHost}:${config.PORT}`;
+  // The first API call through the pages builds the API app; later ones go to it directly.
+  await fetch(`${self}/readyz`).then((answer) => answer.arrayBuffer());
+  await warmFontLibrary(self);
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   console.log(`${config.SITE_TITLE} is ready at http://${shownHost}:${config.PORT}`);
 

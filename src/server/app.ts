@@ -12,6 +12,7 @@ import { favoriteRoutes } from './fonts/favorite-routes.ts';
 import { fontRoutes } from './fonts/routes.ts';
 import { apiBodyLimit } from './http/body-limit.ts';
 import { csrfGuard } from './http/csrf.ts';
+import { registerApiApp } from './http/direct-api.ts';
 import { ApiError, type Envelope } from './http/envelope.ts';
 import { logUnexpected } from './http/error-log.ts';
 import { allowedMethods } from './http/method-check.ts';
@@ -24,8 +25,8 @@ import { toolRoutes } from './tools/routes.ts';
 import { startToolsSweeper } from './tools/sweeper.ts';
 import { webfontRoutes } from './webfont/routes.ts';
 
-/** The URL prefixes the API answers; each is mounted into Astro by one catch-all endpoint. */
-export const API_PREFIXES = ['/web/api', '/api/v1', '/captcha', '/webfont', '/tools/api'] as const;
+/** The URL prefixes the API answers; each is also mounted into Astro by one catch-all endpoint. */
+export { API_PREFIXES } from './http/direct-api.ts';
 
 function errorBody(code: string, message: string): Envelope<null> {
   return { code, message, data: null };
@@ -105,6 +106,9 @@ let shared: Hono | undefined;
 
 /** The process-wide app, built on first use (Astro endpoints and scripts/api.ts share it). */
 export function apiApp(): Hono {
-  shared ??= createApp();
+  if (!shared) {
+    shared = createApp();
+    registerApiApp(shared);
+  }
   return shared;
 }

@@ -298,7 +298,13 @@ describe('GET /web/api/marketing-dict/dict-number', () => {
     const { database } = suite;
     const { fontFamilies } = await import('../../src/server/db/schema/index.ts');
     await database.db.update(fontFamilies).set({ downloads: 41 });
+    // Answered from the cache until a download happens.
+    expect((await get('/marketing-dict/dict-number')).body.data.downloads).toBe(before.data.downloads);
+    const link = (await get('/font/get-download-url?gno=noto-sans-sc-400')).body.data.url as string;
+    const download = await app.request(link);
+    expect(download.status).toBe(200);
+    await download.arrayBuffer();
     const after = (await get('/marketing-dict/dict-number')).body;
-    expect(after.data.downloads).toBe(41 * 3);
+    expect(after.data.downloads).toBe(41 * 3 + 1);
   });
 });

@@ -139,7 +139,7 @@ describe('validation messages', () => {
 });
 
 describe('caching of private answers', () => {
-  test('an answer to a request with a login is private and never stored; a visitor’s public read is not marked', async () => {
+  test('an answer to a request with a login is private and never stored; a public read is public for everyone', async () => {
     const withToken = await app.request('/web/api/collection/allFont', {
       headers: { 'alliance-authenticate': 'a'.repeat(64) },
     });
@@ -148,7 +148,12 @@ describe('caching of private answers', () => {
       headers: { cookie: `token=${'b'.repeat(64)}` },
     });
     expect(withCookie.headers.get('Cache-Control')).toBe('private, no-store');
+    // A public read is the same for everyone: shared caches may keep it, and must ask again each time.
     const visitor = await app.request('/web/api/friendshipLinks/getFriendshipLinks');
-    expect(visitor.headers.get('Cache-Control')).toBeNull();
+    expect(visitor.headers.get('Cache-Control')).toBe('public, max-age=0, must-revalidate');
+    const signedIn = await app.request('/web/api/friendshipLinks/getFriendshipLinks', {
+      headers: { 'alliance-authenticate': 'a'.repeat(64) },
+    });
+    expect(signedIn.headers.get('Cache-Control')).toBe('public, max-age=0, must-revalidate');
   });
 });

@@ -5,7 +5,7 @@ import { getArticle, listArticles } from '../../src/server/content/articles.ts';
 import { contentChanged } from '../../src/server/content/changes.ts';
 import { saveArticle, setArticleStatus } from '../../src/server/content/editor/save.ts';
 import { pageCacheKey, REVALIDATE_MS, servePageFromCache } from '../../src/server/isr/isr.ts';
-import { PageCache, pageCache } from '../../src/server/isr/page-cache.ts';
+import { MAX_VARIANTS_PER_PATH, PageCache, pageCache } from '../../src/server/isr/page-cache.ts';
 import { type ContentSuite, openContentSuite } from '../helpers/content.ts';
 
 let suite: ContentSuite;
@@ -47,12 +47,32 @@ describe('pageCacheKey', () => {
     ['/baike?tag=3&current=2', '/baike?current=2&tag=3'],
     ['/', '/'],
     ['/sitemap.xml', '/sitemap.xml'],
+    ['/font', '/font'],
+    ['/font?sort=newest&category=2&current=3', '/font?category=2&current=3&sort=newest'],
+    ['/font/noto-sans-sc', '/font/noto-sans-sc'],
+    ['/font/noto-sans-sc.html?set=gb2312&gp=2', '/font/noto-sans-sc?gp=2&set=gb2312'],
   ])('caches %s under %s', (input, key) => {
     expect(pageCacheKey(new URL(input, 'http://x'))?.key).toBe(key);
   });
 
-  test.each(['/user/profile', '/news/12?utm_source=x', '/font/abc', '/news/abc'])('does not cache %s', (input) => {
+  test.each([
+    '/user/profile',
+    '/news/12?utm_source=x',
+    '/font?utm_source=x',
+    '/font/noto-sans-sc?layout=Grid',
+    '/font/a/b',
+    '/news/abc',
+  ])('does not cache %s', (input) => {
     expect(pageCacheKey(new URL(input, 'http://x'))).toBeUndefined();
+  });
+
+  test('keeps font pages with free text (a keyword, a sample line) in memory only', () => {
+    const key = (input: string) => pageCacheKey(new URL(input, 'http://x'));
+    expect(key('/font')?.persist).toBe(true);
+    expect(key('/font/noto-sans-sc')?.persist).toBe(true);
+    expect(key('/font?keyword=黑体')?.persist).toBe(false);
+    expect(key('/font/noto-sans-sc?text=永')?.persist).toBe(false);
+    expect(key('/news?current=2')?.persist).toBe(true);
   });
 });
 
@@ -178,6 +198,49 @@ describe('servePageFromCache', () => {
     await contentChanged('news');
     expect(fs.existsSync(path.join(dir, encodeURIComponent(`/news/${newsId}`)))).toBe(false);
     expect(await new PageCache(dir).get(`/news/${newsId}`, `/news/${newsId}`)).toBeUndefined();
+  });
+});
+
+describe('font pages', () => {
+  const page = (label: string) => async () =>
+    new Response(`<!doctype html><p>${label}</p>`, { headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+
+  test('are served from the cache and purged when a font changes, not when an article does', async () => {
+    await visit('/font', {}, page('library'));
+    await visit('/font/noto-sans-sc', {}, page('detail'));
+    await visit('/font?text=%E6%B0%B8', {}, page('sample'));
+    for (const target of ['/font', '/font/noto-sans-sc', '/font?text=%E6%B0%B8']) {
+      expect((await visit(target, {}, page('again'))).headers.get('X-Page-Cache')).toBe('HIT');
+    }
+    await contentChanged('news');
+    expect((await visit('/font', {}, page('again'))).headers.get('X-Page-Cache')).toBe('HIT');
+    await contentChanged('font');
+    for (const target of ['/font', '/font/noto-sans-sc', '/font?text=%E6%B0%B8']) {
+      expect((await visit(target, {}, page('after'))).headers.get('X-Page-Cache')).toBe('MISS');
+    }
+  });
+
+  test('a sample line is not written to disk', async () => {
+    await visit('/font?text=%E6%B0%B8', {}, page('sample'));
+    expect(fs.existsSync(path.join(pageCache().dir, encodeURIComponent('/font')))).toBe(false);
+    await visit('/font', {}, page('library'));
+    expect(fs.existsSync(path.join(pageCache().dir, encodeURIComponent('/font')))).toBe(true);
+  });
+
+  test('hold at most MAX_VARIANTS_PER_PATH query variants of one path; more are sent but not kept', async () => {
+    for (let n = 0; n < MAX_VARIANTS_PER_PATH; n++) await visit(`/font?keyword=k${n}`, {}, page(`k${n}`));
+    const extra = await visit('/font?keyword=extra', {}, page('extra'));
+    expect(extra.status).toBe(200);
+    expect(await extra.text()).toContain('extra');
+    expect((await visit('/font?keyword=extra', {}, page('extra'))).headers.get('X-Page-Cache')).toBe('MISS');
+    // Variants already held are still served, and other paths still have room.
+    expect((await visit('/font?keyword=k0', {}, page('k0'))).headers.get('X-Page-Cache')).toBe('HIT');
+    await visit('/font/noto-sans-sc', {}, page('detail'));
+    expect((await visit('/font/noto-sans-sc', {}, page('detail'))).headers.get('X-Page-Cache')).toBe('HIT');
+    // A purge frees the room again.
+    await contentChanged('font');
+    await visit('/font?keyword=extra', {}, page('extra'));
+    expect((await visit('/font?keyword=extra', {}, page('extra'))).headers.get('X-Page-Cache')).toBe('HIT');
   });
 });
 

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { pickEncoding, withCompressedAssets } from '../../src/server/http/static-assets.ts';
+import { pickEncoding } from '../../src/server/http/compressed.ts';
+import { withCompressedAssets } from '../../src/server/http/static-assets.ts';
 
 let clientDir: string;
 let server: http.Server;

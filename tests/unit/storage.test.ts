@@ -87,12 +87,13 @@ describe('LocalStorage', () => {
 });
 
 describe('storage', () => {
-  test('returns a local storage under DATA_DIR/storage that follows DATA_DIR', () => {
+  test('returns a local storage under DATA_DIR/storage that follows DATA_DIR', async () => {
     const before = process.env['DATA_DIR'];
     try {
       process.env['DATA_DIR'] = root;
       resetEnv();
-      expect((storage() as LocalStorage).root).toBe(path.join(root, 'storage'));
+      await storage().put('probe/a.txt', new Uint8Array([1]), { hot: true });
+      expect(fs.existsSync(path.join(root, 'storage', 'probe', 'a.txt'))).toBe(true);
       expect(storage()).toBe(storage());
     } finally {
       if (before === undefined) delete process.env['DATA_DIR'];

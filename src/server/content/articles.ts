@@ -1,7 +1,8 @@
 import { and, asc, count, desc, eq, gt, ilike, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { ArticleListItem, ArticleTag } from '../../contract/content.ts';
-import { db as configuredDb, type Db } from '../db/client.ts';
+import { beforeDatabaseCloses, db as configuredDb, type Db } from '../db/client.ts';
 import { type ArticleKind, articles, tags } from '../db/schema/index.ts';
+import { log } from '../log.ts';
 import { storage } from '../storage/index.ts';
 import { coverUrls } from './covers.ts';
 import { sanitizeArticleHtml } from './html.ts';
@@ -171,12 +172,38 @@ export async function getArticle(
 }
 
 /** Counts a reading of an article (the detail API calls it; cached pages do not). */
-export async function countArticleView(id: number, database?: Db): Promise<void> {
-  const db = database ?? (await configuredDb());
-  await db
-    .update(articles)
-    .set({ views: sql`${articles.views} + 1` })
-    .where(eq(articles.id, id));
+// Views are added up in memory and written in one statement per article every few seconds: a
+// read answered from the answer cache must not cost a database write.
+const pendingViews = new Map<number, number>();
+let viewFlush: NodeJS.Timeout | undefined;
+const VIEW_FLUSH_MS = 3_000;
+
+/** Counts one view of an article; written to the database within a few seconds. */
+export function countArticleView(id: number): void {
+  if (!Number.isSafeInteger(id) || id <= 0) return;
+  if (pendingViews.size === 0) beforeDatabaseCloses(flushArticleViews);
+  pendingViews.set(id, (pendingViews.get(id) ?? 0) + 1);
+  viewFlush ??= setTimeout(() => void flushArticleViews(), VIEW_FLUSH_MS).unref();
+}
+
+/** Writes the views counted so far (also called on shutdown and by tests). */
+export async function flushArticleViews(): Promise<void> {
+  clearTimeout(viewFlush);
+  viewFlush = undefined;
+  const batch = [...pendingViews];
+  pendingViews.clear();
+  if (batch.length === 0) return;
+  try {
+    const db = await configuredDb();
+    for (const [id, added] of batch) {
+      await db
+        .update(articles)
+        .set({ views: sql`${articles.views} + ${added}` })
+        .where(eq(articles.id, id));
+    }
+  } catch (error) {
+    log().warn({ err: error, articles: batch.length }, 'article views could not be written');
+  }
 }
 
 /** The tags of a kind in their order, with article counts; tags without published articles are left out. */

@@ -1,3 +1,4 @@
+import { answerCache } from '../http/answer-cache.ts';
 import { pageCache } from '../isr/page-cache.ts';
 import { log } from '../log.ts';
 import { markSearchIndexStale } from './search-index.ts';
@@ -29,10 +30,13 @@ export function affectedPaths(section: ContentSection): (pathname: string) => bo
 /**
  * Called by the services after they change content: purges every cached page that shows it (the
  * item's page, its neighbours' previous/next links, its list, home, the sitemap and, for news, the
- * RSS feed) and marks the search index for a rebuild. `'all'` purges every page.
+ * RSS feed), the API answers that show it, and marks the search index for a rebuild. `'all'`
+ * purges every page and answer.
  */
 export async function contentChanged(section: ContentSection | 'all'): Promise<void> {
   markSearchIndexStale();
+  if (section === 'all') answerCache().purgeAll();
+  else answerCache().purge(section);
   const cache = pageCache();
   if (section === 'all') await cache.purgeAll();
   else await cache.purgeWhere(affectedPaths(section));

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { contentDisposition } from '../fonts/download-routes.ts';
+import { cachedRead } from '../http/answer-cache.ts';
 import { notFound, ok } from '../http/envelope.ts';
 import { pageQuery, validate } from '../http/validate.ts';
 import { createZipLink, openZip, verifyZipLink } from './group-zip.ts';
@@ -16,6 +17,9 @@ const zipQuery = idQuery.extend({
   signature: z.string().min(1).max(100).meta({ label: '签名' }),
 });
 
+// Albums and collections list fonts, so a font change purges them too.
+const GROUP_TAGS = ['album', 'heji', 'font'];
+
 /**
  * Albums (专辑) and collections (heji 合集), mounted at /web/api (SPEC §7 Albums):
  * web-font-collection/selectPage, getDetailById and download-font-zip-url, plus the signed
@@ -24,15 +28,23 @@ const zipQuery = idQuery.extend({
 export function albumRoutes(options: { now?: () => number } = {}): Hono {
   const now = options.now ?? (() => Date.now());
   const routes = new Hono();
-  routes.get('/web-font-collection/selectPage', validate('query', listQuery), async (c) =>
-    c.json(ok(await listFontGroups(c.req.valid('query')))),
+  routes.get(
+    '/web-font-collection/selectPage',
+    cachedRead({ tags: GROUP_TAGS }),
+    validate('query', listQuery),
+    async (c) => c.json(ok(await listFontGroups(c.req.valid('query')))),
   );
-  routes.get('/web-font-collection/getDetailById', validate('query', idQuery), async (c) => {
-    const { type: groupType, id } = c.req.valid('query');
-    const group = await getFontGroup(groupType, id);
-    if (!group) throw notFound(groupType === 'album' ? '专辑不存在或已下架' : '合集不存在或已下架');
-    return c.json(ok(group));
-  });
+  routes.get(
+    '/web-font-collection/getDetailById',
+    cachedRead({ tags: GROUP_TAGS }),
+    validate('query', idQuery),
+    async (c) => {
+      const { type: groupType, id } = c.req.valid('query');
+      const group = await getFontGroup(groupType, id);
+      if (!group) throw notFound(groupType === 'album' ? '专辑不存在或已下架' : '合集不存在或已下架');
+      return c.json(ok(group));
+    },
+  );
   routes.get('/web-font-collection/download-font-zip-url', validate('query', idQuery), async (c) => {
     const { type: groupType, id } = c.req.valid('query');
     return c.json(ok(await createZipLink(groupType, id, now())));

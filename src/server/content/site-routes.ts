@@ -4,6 +4,7 @@ import { validateAccount } from '../../lib/validate.ts';
 import { authContext } from '../auth/context.ts';
 import { type AccountResolver, clientIp, sessionAccount } from '../auth/current-account.ts';
 import { createRateLimiter, type RateLimiter } from '../auth/rate-limit.ts';
+import { cachedRead, EVERY_SECTION } from '../http/answer-cache.ts';
 import { notFound, ok } from '../http/envelope.ts';
 import { pageQuery, validate } from '../http/validate.ts';
 import { listCases } from './cases.ts';
@@ -66,35 +67,53 @@ export function contentSiteRoutes(options: ContentSiteRouteOptions = {}): Hono {
       : (options.consumeCaptcha ?? ((value: string | undefined) => authContext().captcha.consumeVerification(value)));
   const routes = new Hono();
 
-  routes.get('/web-font-case/selectPage', validate('query', pageQuery), async (c) =>
+  routes.get('/web-font-case/selectPage', cachedRead({ tags: ['case'] }), validate('query', pageQuery), async (c) =>
     c.json(ok(await listCases(c.req.valid('query')))),
   );
-  routes.get('/web-promotion/selectPage', validate('query', pageQuery), async (c) =>
-    c.json(ok(await listPromotions(c.req.valid('query')))),
+  routes.get(
+    '/web-promotion/selectPage',
+    cachedRead({ tags: ['promotion'] }),
+    validate('query', pageQuery),
+    async (c) => c.json(ok(await listPromotions(c.req.valid('query')))),
   );
-  routes.get('/web-promotion/getDetail', validate('query', promotionQuery), async (c) => {
-    const promotion = await getPromotion(c.req.valid('query').id);
-    if (!promotion) throw notFound('活动不存在或已结束');
-    return c.json(ok(promotion));
-  });
-  routes.get('/web-column/getColumnByType', validate('query', typeQuery), async (c) =>
+  routes.get(
+    '/web-promotion/getDetail',
+    cachedRead({ tags: ['promotion'] }),
+    validate('query', promotionQuery),
+    async (c) => {
+      const promotion = await getPromotion(c.req.valid('query').id);
+      if (!promotion) throw notFound('活动不存在或已结束');
+      return c.json(ok(promotion));
+    },
+  );
+  routes.get('/web-column/getColumnByType', cachedRead({ tags: ['site'] }), validate('query', typeQuery), async (c) =>
     c.json(ok(await listColumns(c.req.valid('query').type))),
   );
-  routes.get('/fontOverride/adv/getData', validate('query', adQuery), async (c) =>
+  routes.get('/fontOverride/adv/getData', cachedRead({ tags: ['site'] }), validate('query', adQuery), async (c) =>
     c.json(ok(await listAds(c.req.valid('query').position))),
   );
-  routes.get('/keyword/getKeyword', validate('query', suggestQuery), async (c) =>
+  routes.get('/keyword/getKeyword', cachedRead({ tags: [EVERY_SECTION] }), validate('query', suggestQuery), async (c) =>
     c.json(ok(await suggestKeywords(c.req.valid('query').keyword))),
   );
-  routes.get('/web-findAll/getByParameter', validate('query', searchQuery), async (c) =>
-    c.json(ok(await searchContent(c.req.valid('query')))),
+  routes.get(
+    '/web-findAll/getByParameter',
+    cachedRead({ tags: [EVERY_SECTION] }),
+    validate('query', searchQuery),
+    async (c) => c.json(ok(await searchContent(c.req.valid('query')))),
   );
-  routes.get('/fontOverride/home/getData', async (c) => c.json(ok(await getHomeData())));
-  routes.get('/contributeTemplate/queryByType', validate('query', typeQuery), async (c) => {
-    const [template] = await listContributeTemplates(c.req.valid('query').type);
-    if (!template) throw notFound('没有这种类型的模板');
-    return c.json(ok(template));
-  });
+  routes.get('/fontOverride/home/getData', cachedRead({ tags: [EVERY_SECTION] }), async (c) =>
+    c.json(ok(await getHomeData())),
+  );
+  routes.get(
+    '/contributeTemplate/queryByType',
+    cachedRead({ tags: ['site'] }),
+    validate('query', typeQuery),
+    async (c) => {
+      const [template] = await listContributeTemplates(c.req.valid('query').type);
+      if (!template) throw notFound('没有这种类型的模板');
+      return c.json(ok(template));
+    },
+  );
   routes.post('/messageBoard/save', validate('json', boardMessageBody), async (c) => {
     const accountId = await resolveAccount(c).catch(() => null);
     const saved = await saveBoardMessage(

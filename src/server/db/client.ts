@@ -117,9 +117,20 @@ export async function db(): Promise<Db> {
   return (await database()).db;
 }
 
-/** Closes the process-wide database if it was opened. */
+// Kept on globalThis like the database: the page bundle and scripts/start.ts load this module apart.
+const CLOSING = Symbol.for('font-alliance.database-closing');
+
+/** Work to finish before the process-wide database closes (writes held in memory, say). */
+export function beforeDatabaseCloses(work: () => Promise<void>): void {
+  const slot = globalThis as { [CLOSING]?: Set<() => Promise<void>> };
+  slot[CLOSING] ??= new Set();
+  slot[CLOSING].add(work);
+}
+
+/** Closes the process-wide database if it was opened, after the work registered to run first. */
 export async function closeDatabase(): Promise<void> {
-  const slot = globalThis as Slot;
+  const slot = globalThis as Slot & { [CLOSING]?: Set<() => Promise<void>> };
+  for (const work of slot[CLOSING] ?? []) await work().catch(() => undefined);
   const opened = slot[SLOT];
   delete slot[SLOT];
   if (opened) await (await opened).close();

@@ -5,6 +5,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DownloadLink } from '../../contract/fonts.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { downloadHistory, fontFamilies, fonts } from '../db/schema/index.ts';
+import { answerCache, DOWNLOADS_TAG } from '../http/answer-cache.ts';
 import { notFound } from '../http/envelope.ts';
 import { log } from '../log.ts';
 import { storage } from '../storage/index.ts';
@@ -161,4 +162,6 @@ export async function recordDownload(
       .set({ downloads: sql`${fontFamilies.downloads} + 1` })
       .where(eq(fontFamilies.id, target.family.id));
   });
+  // The site's total follows at once; lists sorted by downloads catch up within a minute.
+  answerCache().purge(DOWNLOADS_TAG, { everySection: false });
 }

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { cachedRead } from '../http/answer-cache.ts';
 import { ok } from '../http/envelope.ts';
 import { pageQuery, validate } from '../http/validate.ts';
 import { listFontFamilies } from './catalogue.ts';
@@ -53,15 +54,23 @@ export const glyphQuery = gnoQuery.extend({
  */
 export function fontRoutes(options: { now?: Clock } = {}): Hono {
   const routes = new Hono();
-  routes.get('/fontOverride/getFontList', validate('query', fontListQuery), async (c) => {
-    return c.json(ok(await listFontFamilies(c.req.valid('query'))));
-  });
-  routes.get('/dict/font-default', async (c) => c.json(ok(await fontDictionary())));
-  routes.get('/font/getFontDetail', validate('query', gnoQuery), async (c) =>
+  routes.get(
+    '/fontOverride/getFontList',
+    cachedRead({ tags: ['font'] }),
+    validate('query', fontListQuery),
+    async (c) => {
+      return c.json(ok(await listFontFamilies(c.req.valid('query'))));
+    },
+  );
+  routes.get('/dict/font-default', cachedRead({ tags: ['font'] }), async (c) => c.json(ok(await fontDictionary())));
+  routes.get('/font/getFontDetail', cachedRead({ tags: ['font', 'album'] }), validate('query', gnoQuery), async (c) =>
     c.json(ok(await getFontDetail(c.req.valid('query').gno))),
   );
-  routes.get('/font/glyphs', validate('query', glyphQuery), async (c) =>
-    c.json(ok(await glyphPage(c.req.valid('query')))),
+  routes.get(
+    '/font/glyphs',
+    cachedRead({ tags: ['font'], maxAgeMs: 10 * 60_000 }),
+    validate('query', glyphQuery),
+    async (c) => c.json(ok(await glyphPage(c.req.valid('query')))),
   );
   routes.get('/font/get-download-url', validate('query', gnoQuery), async (c) => {
     const link = await createDownloadLink(c.req.valid('query').gno, options.now ? { now: options.now } : {});

@@ -4,6 +4,7 @@ import type http from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { pickEncoding } from './compressed.ts';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -30,14 +31,6 @@ interface Asset {
   identity: Buffer;
   br: Buffer;
   gzip: Buffer;
-}
-
-/** Picks the encoding to send: Brotli when accepted, else gzip, else none. */
-export function pickEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | undefined {
-  const accepted = acceptEncoding ?? '';
-  if (/\bbr\b/.test(accepted)) return 'br';
-  if (/\bgzip\b/.test(accepted)) return 'gzip';
-  return undefined;
 }
 
 async function loadAsset(file: string, type: string): Promise<Asset | undefined> {

@@ -1,22 +1,44 @@
+import { type BodyRequest, encodedAnswer } from '../http/compressed.ts';
 import { log } from '../log.ts';
 import { type CachedPage, pageCache, type RenderTicket } from './page-cache.ts';
 
 /**
  * The pages rendered on demand and then served from the page cache (incremental static
- * regeneration). Their HTML must not depend on the visitor: login state, favourites and the like
- * are filled in by islands in the browser.
+ * regeneration), with the query parameters that select a different page. Their HTML must not
+ * depend on the visitor: login state, favourites and the like are filled in by islands in the
+ * browser. A request with any other parameter bypasses the cache. `persist` false keeps a route's
+ * query variants in memory only: free text (a keyword, a sample line) makes endless variants, and
+ * the disk copy is only there to start warm.
  */
-const ISR_PATHS: RegExp[] = [
-  /^\/$/,
-  /^\/(news|zixun|baike|album|heji)(\/\d{1,9})?$/,
-  /^\/case$/,
-  /^\/promotion(\/\d{1,9})?$/,
-  /^\/sitemap\.xml$/,
-  /^\/news\/rss\.xml$/,
+const ISR_ROUTES: Array<{ pattern: RegExp; params: ReadonlySet<string>; persistQueries: boolean }> = [
+  { pattern: /^\/$/, params: new Set(), persistQueries: true },
+  {
+    pattern: /^\/(news|zixun|baike|album|heji)(\/\d{1,9})?$/,
+    params: new Set(['current', 'tag', 'type']),
+    persistQueries: true,
+  },
+  { pattern: /^\/case$/, params: new Set(['current']), persistQueries: true },
+  { pattern: /^\/promotion(\/\d{1,9})?$/, params: new Set(['current']), persistQueries: true },
+  { pattern: /^\/sitemap\.xml$/, params: new Set(), persistQueries: true },
+  { pattern: /^\/news\/rss\.xml$/, params: new Set(), persistQueries: true },
+  {
+    pattern: /^\/font$/,
+    params: new Set([
+      'keyword',
+      'category',
+      'script',
+      'weights',
+      'commercialFree',
+      'sort',
+      'layout',
+      'text',
+      'px',
+      'current',
+    ]),
+    persistQueries: false,
+  },
+  { pattern: /^\/font\/[A-Za-z0-9_-]{1,64}$/, params: new Set(['text', 'px', 'set', 'gp']), persistQueries: false },
 ];
-
-/** Query parameters that select a different page of a list; any other parameter bypasses the cache. */
-const CACHED_PARAMS = new Set(['current', 'tag', 'type']);
 
 /** After this long a cached page is rendered again on its next request (changes made outside the services). */
 export const REVALIDATE_MS = 5 * 60 * 1000;
@@ -26,49 +48,41 @@ export const REVALIDATE_MS = 5 * 60 * 1000;
 // it fetches the new one.
 const CACHE_CONTROL = 'public, max-age=0, must-revalidate, s-maxage=1, stale-while-revalidate=59';
 
-/** The cache key of a URL, or undefined when the URL is not served from the cache. */
-export function pageCacheKey(url: URL): { pathname: string; key: string } | undefined {
-  const pathname = url.pathname.replace(/\.html$/, '') || '/';
-  if (!ISR_PATHS.some((pattern) => pattern.test(pathname))) return undefined;
-  const params = [...url.searchParams];
-  if (params.some(([name]) => !CACHED_PARAMS.has(name))) return undefined;
-  params.sort(([a], [b]) => a.localeCompare(b));
-  const query = new URLSearchParams(params).toString();
-  return { pathname, key: query ? `${pathname}?${query}` : pathname };
+/** Where a URL lives in the page cache. */
+export interface PageCacheTarget {
+  pathname: string;
+  /** pathname + the query sorted by name. */
+  key: string;
+  /** False when the page is kept in memory only. */
+  persist: boolean;
 }
 
-function etagMatches(header: string | null, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+/** The cache key of a URL, or undefined when the URL is not served from the cache. */
+export function pageCacheKey(url: URL): PageCacheTarget | undefined {
+  const pathname = url.pathname.replace(/\.html$/, '') || '/';
+  const route = ISR_ROUTES.find((candidate) => candidate.pattern.test(pathname));
+  if (!route) return undefined;
+  const params = [...url.searchParams];
+  if (params.some(([name]) => !route.params.has(name))) return undefined;
+  params.sort(([a], [b]) => a.localeCompare(b));
+  const query = new URLSearchParams(params).toString();
+  if (!query) return { pathname, key: pathname, persist: true };
+  return { pathname, key: `${pathname}?${query}`, persist: route.persistQueries };
 }
 
 /** What to answer for a cached page: 304 when the client has it, else the best encoding it accepts. */
 export function cachedAnswer(
   page: CachedPage,
-  request: { method: string; acceptEncoding: string | null; ifNoneMatch: string | null },
+  request: BodyRequest,
   state: 'HIT' | 'MISS' | 'STALE',
 ): { status: 200 | 304; headers: Record<string, string>; body: Buffer | null } {
-  const headers: Record<string, string> = {
+  return encodedAnswer(page, request, {
     'Content-Type': page.contentType,
     'Cache-Control': CACHE_CONTROL,
-    ETag: page.etag,
     'Last-Modified': new Date(page.storedAt).toUTCString(),
     Age: String(Math.max(0, Math.floor((Date.now() - page.storedAt) / 1000))),
-    Vary: 'Accept-Encoding',
     'X-Page-Cache': state,
-  };
-  if (etagMatches(request.ifNoneMatch, page.etag)) return { status: 304, headers, body: null };
-  const accepted = request.acceptEncoding ?? '';
-  let body = page.body;
-  if (/\bbr\b/.test(accepted)) {
-    body = page.br;
-    headers['Content-Encoding'] = 'br';
-  } else if (/\bgzip\b/.test(accepted)) {
-    body = page.gzip;
-    headers['Content-Encoding'] = 'gzip';
-  }
-  headers['Content-Length'] = String(body.length);
-  return { status: 200, headers, body: request.method === 'HEAD' ? null : body };
+  });
 }
 
 /** True while a stored page is young enough to be served without rendering it again. */
@@ -107,7 +121,7 @@ function cacheable(response: Response): boolean {
 const inFlight = new Map<string, Promise<CachedPage | Response>>();
 
 async function renderAndStore(
-  key: string,
+  target: PageCacheTarget,
   ticket: RenderTicket,
   render: () => Promise<Response>,
 ): Promise<CachedPage | Response> {
@@ -115,7 +129,7 @@ async function renderAndStore(
   if (!cacheable(response)) return response;
   const body = Buffer.from(await response.arrayBuffer());
   const contentType = response.headers.get('Content-Type') ?? 'text/html';
-  const stored = await pageCache().put(ticket, { key, contentType, body });
+  const stored = await pageCache().put(ticket, { key: target.key, contentType, body, persist: target.persist });
   if (stored) return stored;
   // Purged while rendering: answer what was rendered, uncached; the next request renders afresh.
   return new Response(new Uint8Array(body), { status: 200, headers: { 'Content-Type': contentType } });
@@ -136,7 +150,7 @@ export async function servePageFromCache(
   const target = pageCacheKey(url);
   if (!target) return render();
   const cache = pageCache();
-  const cached = await cache.get(target.pathname, target.key);
+  const cached = await cache.get(target.pathname, target.key, target.persist);
   if (cached && isFresh(cached)) return respond(request, cached, 'HIT');
   // A HEAD render has no body to keep: it is answered from what is there, or passed through.
   if (request.method === 'HEAD') return cached ? respond(request, cached, 'STALE') : render();
@@ -144,8 +158,7 @@ export async function servePageFromCache(
   const running = inFlight.get(target.key);
   if (running && cached) return respond(request, cached, 'STALE');
   const work =
-    running ??
-    renderAndStore(target.key, cache.ticket(target.pathname), render).finally(() => inFlight.delete(target.key));
+    running ?? renderAndStore(target, cache.ticket(target.pathname), render).finally(() => inFlight.delete(target.key));
   if (!running) inFlight.set(target.key, work);
   try {
     const result = await work;

@@ -1,26 +1,17 @@
 import { createHash, randomUUID } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import { env } from '../env.ts';
+import { type CompressedBody, compressBody } from '../http/compressed.ts';
 import { log } from '../log.ts';
 
-const brotli = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
-
-/** A rendered page kept for reuse. */
-export interface CachedPage {
+/** A rendered page kept for reuse, with its compressed copies. */
+export interface CachedPage extends CompressedBody {
   /** pathname + normalised query, e.g. '/news?current=2'. */
   key: string;
   pathname: string;
   contentType: string;
-  body: Buffer;
-  /** Brotli and gzip copies, made once when the page is stored. */
-  br: Buffer;
-  gzip: Buffer;
-  etag: string;
   /** When the page was rendered (ms since the epoch). */
   storedAt: number;
 }
@@ -41,6 +32,12 @@ export interface RenderTicket {
 }
 
 const MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
+/**
+ * Query variants of one path held at once (filters, pages, sample lines of the font library).
+ * Past it a new variant is rendered and sent but not kept, so that made-up queries cannot push
+ * out the pages people read.
+ */
+export const MAX_VARIANTS_PER_PATH = 200;
 
 /**
  * Rendered ISR pages in memory (least recently used dropped past 64 MB) and on disk under
@@ -49,7 +46,16 @@ const MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
  */
 export class PageCache {
   readonly dir: string;
-  private readonly memory = new LRUCache<string, CachedPage>({ maxSize: MEMORY_LIMIT_BYTES, sizeCalculation: sizeOf });
+  private readonly variants = new Map<string, Set<string>>();
+  private readonly memory = new LRUCache<string, CachedPage>({
+    maxSize: MEMORY_LIMIT_BYTES,
+    sizeCalculation: sizeOf,
+    dispose: (page, key) => {
+      const keys = this.variants.get(page.pathname);
+      keys?.delete(key);
+      if (keys?.size === 0) this.variants.delete(page.pathname);
+    },
+  });
   private globalGeneration = 0;
   private readonly pathGenerations = new Map<string, number>();
 
@@ -62,15 +68,24 @@ export class PageCache {
     return path.join(this.dir, encodeURIComponent(pathname), `${query}.json`);
   }
 
-  private remember(page: CachedPage): void {
+  /** Keeps a page in memory; false when its path already holds as many variants as it may. */
+  private remember(page: CachedPage): boolean {
+    const keys = this.variants.get(page.pathname) ?? new Set<string>();
+    if (!keys.has(page.key) && keys.size >= MAX_VARIANTS_PER_PATH) return false;
     this.memory.set(page.key, page);
+    keys.add(page.key);
+    this.variants.set(page.pathname, keys);
+    return true;
   }
 
-  /** The stored page for a key, from memory or else from disk; undefined when there is none. */
-  async get(pathname: string, key: string): Promise<CachedPage | undefined> {
+  /**
+   * The stored page for a key, from memory or else from disk (unless `persist` is false: such
+   * pages are never written there); undefined when there is none.
+   */
+  async get(pathname: string, key: string, persist = true): Promise<CachedPage | undefined> {
     // get() also refreshes its place in the LRU order.
     const inMemory = this.memory.get(key);
-    if (inMemory) return inMemory;
+    if (inMemory || !persist) return inMemory;
     const ticket = this.ticket(pathname);
     const text = await fsp.readFile(this.fileOf(pathname, key), 'utf8').catch(() => undefined);
     if (!text) return undefined;
@@ -97,10 +112,14 @@ export class PageCache {
     return { pathname, generation: `${this.globalGeneration}:${this.pathGenerations.get(pathname) ?? 0}` };
   }
 
-  /** Keeps a rendered page unless its path was purged since the ticket was taken; answers the stored page. */
+  /**
+   * Keeps a rendered page unless its path was purged since the ticket was taken; answers the page
+   * with its compressed copies (also when it was not kept for want of room). `persist` false keeps
+   * it in memory only.
+   */
   async put(
     ticket: RenderTicket,
-    entry: { key: string; contentType: string; body: Buffer },
+    entry: { key: string; contentType: string; body: Buffer; persist?: boolean },
   ): Promise<CachedPage | undefined> {
     const record: DiskRecord = {
       key: entry.key,
@@ -112,7 +131,7 @@ export class PageCache {
     };
     const page = await compressPage(record);
     if (this.ticket(ticket.pathname).generation !== ticket.generation) return undefined;
-    this.remember(page);
+    if (!this.remember(page) || entry.persist === false) return page;
     const file = this.fileOf(ticket.pathname, entry.key);
     const temporary = `${file}.${randomUUID()}.tmp`;
     try {
@@ -193,12 +212,8 @@ function sizeOf(page: CachedPage): number {
 }
 
 async function compressPage(record: DiskRecord): Promise<CachedPage> {
-  const body = Buffer.from(record.body, 'utf8');
-  const [br, gz] = await Promise.all([
-    brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }),
-    gzip(body, { level: 6 }),
-  ]);
-  return { ...record, body, br, gzip: gz };
+  const compressed = await compressBody(Buffer.from(record.body, 'utf8'));
+  return { ...record, ...compressed, etag: record.etag };
 }
 
 // One cache per process: the Astro bundle (pages, API) and scripts/start.ts (seeding) each hold

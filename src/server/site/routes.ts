@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { cachedRead, DOWNLOADS_TAG, EVERY_SECTION } from '../http/answer-cache.ts';
 import { ok } from '../http/envelope.ts';
 import { listFriendLinks } from './friend-links.ts';
 import { siteNumbers } from './numbers.ts';
@@ -9,7 +10,11 @@ import { siteNumbers } from './numbers.ts';
  */
 export function siteRoutes(): Hono {
   const routes = new Hono();
-  routes.get('/friendshipLinks/getFriendshipLinks', async (c) => c.json(ok(await listFriendLinks())));
-  routes.get('/marketing-dict/dict-number', async (c) => c.json(ok(await siteNumbers())));
+  routes.get('/friendshipLinks/getFriendshipLinks', cachedRead({ tags: ['site'] }), async (c) =>
+    c.json(ok(await listFriendLinks())),
+  );
+  routes.get('/marketing-dict/dict-number', cachedRead({ tags: [EVERY_SECTION, DOWNLOADS_TAG] }), async (c) =>
+    c.json(ok(await siteNumbers())),
+  );
   return routes;
 }

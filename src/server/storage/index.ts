@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { env } from '../env.ts';
+import { HotStorage } from './hot.ts';
 import { LocalStorage } from './local.ts';
 import type { Storage } from './types.ts';
 
@@ -14,6 +15,6 @@ let cached: { root: string; storage: Storage } | undefined;
  */
 export function storage(): Storage {
   const root = path.join(env().dataDir, 'storage');
-  if (cached?.root !== root) cached = { root, storage: new LocalStorage(root) };
+  if (cached?.root !== root) cached = { root, storage: new HotStorage(new LocalStorage(root)) };
   return cached.storage;
 }

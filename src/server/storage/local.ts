@@ -57,8 +57,10 @@ export class LocalStorage implements Storage {
 
   async put(key: string, body: StorageBody, { durable = true }: PutOptions = {}): Promise<StorageStat> {
     const target = this.#file(key);
-    await fsp.mkdir(path.dirname(target), { recursive: true });
-    await fsp.mkdir(this.#tmpDir, { recursive: true });
+    await Promise.all([
+      fsp.mkdir(path.dirname(target), { recursive: true }),
+      fsp.mkdir(this.#tmpDir, { recursive: true }),
+    ]);
     const temp = path.join(this.#tmpDir, `${randomUUID()}.part`);
     try {
       if (body instanceof Uint8Array) {

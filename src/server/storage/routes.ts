@@ -54,6 +54,7 @@ export function fileRoutes(): Hono {
       object.body.destroy();
       return c.body(null, 200, headers);
     }
+    if (object.bytes) return c.body(object.bytes as Uint8Array<ArrayBuffer>, 200, headers);
     return c.body(Readable.toWeb(object.body) as ReadableStream, 200, headers);
   });
   return routes;

@@ -13,11 +13,18 @@ export interface StorageStat {
 export interface PutOptions {
   /** Flush to disk before answering (default true). */
   durable?: boolean;
+  /**
+   * Also keep the bytes in this process's memory for a while (small objects that are read right
+   * after they are written, such as preview subsets): reads then skip the disk or the network.
+   */
+  hot?: boolean;
 }
 
 /** A stored object opened for reading. */
 export interface StorageObject extends StorageStat {
   body: Readable;
+  /** The whole object, when it was read from memory. */
+  bytes?: Uint8Array;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { contentChanged } from '../../content/changes.ts';
 import { env } from '../../env.ts';
 import { log } from '../../log.ts';
 import { seedContent } from './content-seed.ts';
@@ -28,6 +29,8 @@ export async function seedAll({ progress }: { progress: SeedProgress }): Promise
       }
     },
   });
+  // Font pages and answers kept from an earlier run do not show the families added now.
+  if (result.seeded.length > 0) await contentChanged('font');
   for (const failure of result.failed)
     log().error({ gno: failure.gno, error: failure.error }, 'font family not seeded');
   if (result.seeded.length > 0 || result.failed.length > 0) {
