@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { clientIp } from '../../src/server/auth/middleware.ts';
 import { isApiTarget, registerApiApp, withDirectApi } from '../../src/server/http/direct-api.ts';
@@ -24,6 +25,12 @@ describe('the Node server in front of the pages', () => {
   beforeAll(async () => {
     const api = new Hono();
     api.get('/web/api/who', (c) => c.json({ ip: clientIp(c) }));
+    // Middleware that copies the request (as hono/body-limit does) must get a real Request.
+    api.post('/web/api/echo', bodyLimit({ maxSize: 1024 }), async (c) => {
+      c.header('Set-Cookie', 'a=1; Path=/', { append: true });
+      c.header('Set-Cookie', 'b=2; Path=/', { append: true });
+      return c.json({ got: await c.req.json(), origin: new URL(c.req.url).host });
+    });
     registerApiApp(api);
     server = http.createServer(
       withLivenessProbe(
@@ -45,6 +52,23 @@ describe('the Node server in front of the pages', () => {
     expect(await (await fetch(`${base}/web/api/who`)).json()).toEqual({ ip: '127.0.0.1' });
     expect(await (await fetch(`${base}/font`)).text()).toBe('page');
     expect(pages).toEqual(['/font']);
+  });
+
+  test('passes request bodies, the Host and every cookie through', async () => {
+    const answer = await fetch(`${base}/web/api/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: '永' }),
+    });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ got: { text: '永' }, origin: new URL(base).host });
+    expect(answer.headers.getSetCookie()).toEqual(['a=1; Path=/', 'b=2; Path=/']);
+    const tooLarge = await fetch(`${base}/web/api/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'x'.repeat(4096) }),
+    });
+    expect(tooLarge.status).toBe(413);
   });
 
   test('answers /healthz itself, uncached', async () => {

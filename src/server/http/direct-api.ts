@@ -1,5 +1,7 @@
 import type http from 'node:http';
-import { getRequestListener } from '@hono/node-server';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { log } from '../log.ts';
 
 /** What the Node server needs of the API app. */
 interface FetchApp {
@@ -35,22 +37,74 @@ export function isApiTarget(target: string): boolean {
 }
 
 /**
+ * A web Request for a Node request, as the page adapter makes it: the Host header names the origin
+ * (the CSRF check compares it with Origin), and a body is streamed, never buffered here.
+ */
+function toRequest(req: http.IncomingMessage): Request {
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+  } catch {
+    url = new URL(req.url ?? '/', 'http://localhost');
+  }
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (name.startsWith(':') || value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.set(name, value);
+  }
+  const method = req.method ?? 'GET';
+  if (method === 'GET' || method === 'HEAD') return new Request(url, { method, headers });
+  return new Request(url, {
+    method,
+    headers,
+    body: Readable.toWeb(req) as ReadableStream,
+    duplex: 'half',
+  } as RequestInit);
+}
+
+/** Writes a web Response to a Node response, streaming its body with back-pressure. */
+async function send(res: http.ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of response.headers) {
+    if (name === 'set-cookie') continue;
+    headers[name] = value;
+  }
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  res.writeHead(response.status, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  // A client that goes away ends the pipeline, which cancels the body (a download stops reading).
+  await pipeline(Readable.fromWeb(response.body as never), res);
+}
+
+/**
  * Hands API requests straight to the API app once the page bundle has built it, so that an API call
  * does not pay for the page framework's routing and middleware; pages and assets go on to `handler`.
  * Before the app exists (the first requests after start) everything takes the page route, which
  * mounts the same app.
  */
 export function withDirectApi(handler: http.RequestListener): http.RequestListener {
-  let listener: ReturnType<typeof getRequestListener> | undefined;
-  let listening: FetchApp | undefined;
   return (req, res) => {
     const app = registeredApiApp();
     if (!app || !isApiTarget(req.url ?? '/')) return handler(req, res);
-    if (listening !== app) {
-      listening = app;
-      // Global Request and Response stay Node's own: the page framework shares them.
-      listener = getRequestListener((request, env) => app.fetch(request, env), { overrideGlobalObjects: false });
-    }
-    void listener?.(req, res);
+    void (async () => {
+      try {
+        await send(res, await app.fetch(toRequest(req), { incoming: req }));
+      } catch (error) {
+        // The app answers its own errors; what gets here is a client gone mid-answer, or a fault
+        // in the plumbing above.
+        if (!res.headersSent) {
+          log().error({ err: error, path: req.url }, 'API request failed before it was answered');
+          res.writeHead(500, { 'Content-Type': 'application/json; charset=UTF-8' });
+          res.end(JSON.stringify({ code: '500', message: '服务器出错了，请稍后再试', data: null }));
+        } else {
+          res.destroy();
+        }
+      }
+    })();
   };
 }
