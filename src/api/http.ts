@@ -48,6 +48,8 @@ export interface RequestOptions {
   responseType?: 'json' | 'blob';
   /** Shows no toast and leaves the page alone on failure (the caller handles it). */
   quiet?: boolean;
+  /** A call the reader did not ask for (the unread poll): it moves no progress bar. */
+  background?: boolean;
   signal?: AbortSignal;
 }
 
@@ -123,7 +125,7 @@ export function createHttpClient(config: HttpClientConfig = {}): HttpClient {
     const token = $token.get();
     if (token) headers[TOKEN_HEADER] = token;
 
-    beginRequest();
+    if (!options.background) beginRequest();
     try {
       let body: unknown;
       try {
@@ -155,7 +157,7 @@ export function createHttpClient(config: HttpClientConfig = {}): HttpClient {
       }
       return options.responseType === 'blob' ? (body as T) : unwrap<T>(body, options);
     } finally {
-      endRequest();
+      if (!options.background) endRequest();
     }
   };
 }

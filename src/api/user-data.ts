@@ -1,3 +1,12 @@
+import type {
+  NotificationItem,
+  NotificationSummary,
+  NotificationType,
+  SigningFields,
+  SigningState,
+  UserOverview,
+} from '../contract/messages.ts';
+import type { FavoriteEntry } from './favorites.ts';
 import { del, get, post, put } from './http.ts';
 import type { Id, Page, PageQuery, Query } from './types.ts';
 
@@ -6,14 +15,6 @@ const GROUPS = '/web/api/fontOverride/collection';
 /** A record whose fields the owning issue defines. */
 export interface UserRecord {
   id: Id;
-  [key: string]: unknown;
-}
-
-/** A notification of the message centre. */
-export interface Notification {
-  id: Id;
-  title: string;
-  readAt?: string | null;
   [key: string]: unknown;
 }
 
@@ -40,21 +41,39 @@ export const addFavoriteFont = (body: { fontGNo: string; groupId?: Id }) => post
 /** Removes a family from a favourite group. */
 export const deleteFavoriteFont = (body: { fontGNo: string; groupId?: Id }) => post<null>(`${GROUPS}/deleteFont`, body);
 
-/** The personal favourites summary. */
-export const getPersonalFavorites = () => get<Record<string, unknown>>('/api/v1/web/personal/favorite/data');
+/** The personal favourites summary: counts and the latest kept items. */
+export const getPersonalFavorites = () => get<UserOverview['favorites']>('/api/v1/web/personal/favorite/data');
 
-/** A short-lived token for the personal favourites export. */
-export const getPersonalFavoriteToken = () => get<string>('/api/v1/web/personal/favorite/token');
+/** The articles the user keeps, newest kept first ("my news"). */
+export const getMyNews = (query: PageQuery & Query = {}) => get<Page<FavoriteEntry>>('/api/v1/news/my-news', query);
 
-/** The news the user follows. */
-export const getMyNews = (query: PageQuery & Query = {}) => get<Page<UserRecord>>('/api/v1/news/my-news', query);
+/** Marks a notification read and answers it. */
+export const markNotificationRead = (id: Id) =>
+  get<NotificationItem>(`/api/v1/web/notify/${encodeURIComponent(String(id))}/read`);
 
-/** Marks a notification read. */
-export const markNotificationRead = (id: Id) => get<null>(`/api/v1/web/notify/${encodeURIComponent(String(id))}/read`);
+/** Marks every unread notification (of one type) read. */
+export const markAllNotificationsRead = (type?: NotificationType) =>
+  post<{ marked: number }>('/api/v1/web/notify/read-all', type ? { type } : {});
 
-/** One page of notifications of a type. */
-export const getNotificationPage = (query: PageQuery & { type?: string | number } & Query) =>
-  get<Page<Notification>>('/api/v1/web/notifyList', query);
+/** One page of notifications, of one type or of all. */
+export const getNotificationPage = (query: PageQuery & { type?: NotificationType } & Query) =>
+  get<Page<NotificationItem>>('/api/v1/web/notifyList', query);
 
-/** The notification summary (unread counts by type). */
-export const getNotificationSummary = () => get<Record<string, unknown>>('/api/v1/web/notify');
+/** The unread counts by type and the newest unread messages; `background` polls move no progress bar. */
+export const getNotificationSummary = (options: { background?: boolean } = {}) =>
+  get<NotificationSummary>('/api/v1/web/notify', undefined, { quiet: true, ...options });
+
+/** The user centre's home in one answer. */
+export const getUserOverview = () => get<UserOverview>('/web/api/user/overview');
+
+/** The contributor agreement and the user's signature. */
+export const getSigningState = () => get<SigningState>('/web/api/signing');
+
+/** Signs the contributor agreement; a drawn signature is a PNG data URL. */
+export const signAgreement = (
+  body: SigningFields & {
+    version: string;
+    agree: true;
+    signature: { kind: 'typed' } | { kind: 'drawn'; image: string };
+  },
+) => post<NonNullable<SigningState['signed']>>('/web/api/signing', body);

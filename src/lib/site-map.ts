@@ -71,11 +71,19 @@ export const USER_NAV: NavItem[] = [
   { href: '/user/favorite', label: '我的收藏', description: '收藏的字体、专辑和文章，以及你建立的字体收藏夹。' },
   { href: '/user/download', label: '下载记录', description: '下载过的字体文件，可随时再次下载。' },
   { href: '/user/compare', label: '字体对比', description: '把几款字体放在一起，用同一段文字、字号和字重对比。' },
-  { href: '/user/message', label: '消息通知', description: '系统通知、投稿审核结果和留言回复。' },
+  { href: '/user/message', label: '消息通知', description: '系统通知、审核进度、留言回复和站内公告。' },
   { href: '/user/submission', label: '我的投稿', description: '投稿作品的审核进度、审核意见和修改记录。' },
   { href: '/user/submit', label: '提交作品', description: '填写字体信息、上传字体文件和样张，提交审核。' },
-  { href: '/user/signing', label: '设计师签约', description: '签约成为联盟设计师，查看合同与分成信息。' },
-  { href: '/user/contact', label: '联系客服', description: '登录后留言，我们会通过你账户绑定的手机或邮箱回复。' },
+  {
+    href: '/user/signing',
+    label: '设计师签约',
+    description: '阅读并在线签署投稿协议，签署的 PDF 可随时下载。上传最终字体文件前需要签约。',
+  },
+  {
+    href: '/user/contact',
+    label: '联系客服',
+    description: '你给联盟的留言和我们的回复；有新回复时，消息通知里会提醒你。',
+  },
 ];
 
 /** Links in the footer's help column. */

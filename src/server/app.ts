@@ -18,11 +18,14 @@ import { logUnexpected } from './http/error-log.ts';
 import { allowedMethods } from './http/method-check.ts';
 import { textGuard } from './http/text-guard.ts';
 import { log } from './log.ts';
+import { messageRoutes } from './messages/routes.ts';
+import { signingRoutes } from './signing/routes.ts';
 import { healthRoutes } from './site/health-routes.ts';
 import { siteRoutes } from './site/routes.ts';
 import { fileRoutes } from './storage/routes.ts';
 import { toolRoutes } from './tools/routes.ts';
 import { startToolsSweeper } from './tools/sweeper.ts';
+import { userCentreRoutes } from './user-centre/routes.ts';
 import { webfontRoutes } from './webfont/routes.ts';
 
 /** The URL prefixes the API answers; each is also mounted into Astro by one catch-all endpoint. */
@@ -65,10 +68,13 @@ export function createApp(): Hono {
   app.route('/web/api', fontRoutes());
   app.route('/web/api', favoriteRoutes());
   app.route('/api/v1', downloadRoutes());
+  app.route('/api/v1', messageRoutes());
   app.route('/web/api', siteRoutes());
   app.route('/web/api', contentRoutes());
   app.route('/web/api', editorRoutes());
   app.route('/web/api', accountRoutes());
+  app.route('/web/api', signingRoutes());
+  app.route('/web/api', userCentreRoutes());
   app.route('/web/api', wechatRoutes());
   app.route('/captcha', captchaRoutes());
   app.route('/webfont', webfontRoutes());

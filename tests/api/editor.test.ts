@@ -92,3 +92,59 @@ describe('POST /web/api/editor/rebuild', () => {
     expect(res.headers.get('location')).toBe('/editor?done=rebuild');
   });
 });
+
+async function messagesOf(token: string, type: string) {
+  const res = await h.app.request(`/api/v1/web/notifyList?type=${type}`, {
+    headers: { 'alliance-authenticate': token },
+  });
+  return ((await res.json()) as { data: { records: Array<{ title: string; body: string; link: string | null }> } }).data
+    .records;
+}
+
+describe('contact replies and announcements', () => {
+  test('an editor’s reply reaches the writer as a message; readers cannot reply', async () => {
+    const saved = await h.app.request('/web/api/messageBoard/save', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'alliance-authenticate': readerToken },
+      body: JSON.stringify({ name: '读者', contact: 'reader@example.com', content: '字体可以用在包装上吗？' }),
+    });
+    expect(saved.status).toBe(200);
+    const { data } = (await saved.json()) as { data: { id: number } };
+
+    expect((await submit(`messageBoard/${data.id}/reply`, { body: '可以。' }, readerToken)).status).toBe(403);
+    const short = await submit(`messageBoard/${data.id}/reply`, { body: '好' }, editorToken);
+    expect(short.status).toBe(400);
+    expect(((await short.json()) as { message: string }).message).toBe('回复至少 2 个字');
+    expect((await submit('messageBoard/99999999/reply', { body: '可以商用。' }, editorToken)).status).toBe(404);
+
+    const replied = await submit(`messageBoard/${data.id}/reply`, { body: '可以商用，无需另行授权。' }, editorToken);
+    expect(replied.status).toBe(200);
+    const [message] = await messagesOf(readerToken, 'reply');
+    expect(message).toMatchObject({ title: '你的留言有了回复', link: `/user/contact#message-${data.id}` });
+    expect(message?.body).toContain('可以商用，无需另行授权。');
+
+    const page = await submit(`messageBoard/${data.id}/reply`, { body: '补充一句。' }, editorToken, 'text/html');
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe(
+      `/editor?tab=messages&done=${encodeURIComponent('回复已发送')}#message-${data.id}`,
+    );
+  });
+
+  test('an announcement reaches every account; only editors may post one, and only with a link of this site', async () => {
+    const fields = { title: '年终字体节', body: '12 月 6 日晚线上分享会。', link: '/news/1' };
+    expect((await submit('announcement', fields, readerToken)).status).toBe(403);
+    const elsewhere = await submit('announcement', { ...fields, link: 'https://evil.example/' }, editorToken);
+    expect(elsewhere.status).toBe(400);
+    expect(((await elsewhere.json()) as { message: string }).message).toBe('链接只能是本站的路径，例如 /news/12');
+    expect(await messagesOf(readerToken, 'announcement')).toEqual([]);
+
+    const sent = await submit('announcement', fields, editorToken);
+    expect(sent.status).toBe(200);
+    expect(((await sent.json()) as { data: { recipients: number } }).data.recipients).toBe(2);
+    for (const token of [readerToken, editorToken]) {
+      expect(await messagesOf(token, 'announcement')).toEqual([
+        expect.objectContaining({ title: '年终字体节', link: '/news/1' }),
+      ]);
+    }
+  });
+});

@@ -5,7 +5,7 @@ import type { Hono } from 'hono';
 import { createApp } from '../../src/server/app.ts';
 import { type ManualClock, manualClock } from '../../src/server/auth/clock.ts';
 import { type AuthContext, createAuthContext, setAuthContext } from '../../src/server/auth/context.ts';
-import type { CodeMessage, MessageSender } from '../../src/server/auth/messages.ts';
+import type { CodeMessage, MessageSender, NoticeMessage } from '../../src/server/auth/messages.ts';
 import { closeDatabase, type Db, useDatabase } from '../../src/server/db/client.ts';
 import { resetEnv } from '../../src/server/env.ts';
 import { browserEncrypt, findPieceOffset } from './captcha-solver.ts';
@@ -14,6 +14,8 @@ import { openTestDatabase } from './database.ts';
 /** A sender that keeps what it was asked to deliver: the fake SMS or mail provider of a test. */
 export interface RecordingSender extends MessageSender {
   sent: CodeMessage[];
+  /** E-mail copies of site messages. */
+  notices: NoticeMessage[];
   /** The code of the newest message to `to`. */
   lastCode(to: string): string;
 }
@@ -21,11 +23,14 @@ export interface RecordingSender extends MessageSender {
 /** Creates a recording sender. */
 export function recordingSender(name = 'recording'): RecordingSender {
   const sent: CodeMessage[] = [];
+  const notices: NoticeMessage[] = [];
   return {
     name,
     sent,
+    notices,
     async send(message) {
-      sent.push(message);
+      if (message.purpose === 'notice') notices.push(message);
+      else sent.push(message);
     },
     lastCode(to) {
       const found = sent.filter((message) => message.to === to).at(-1);

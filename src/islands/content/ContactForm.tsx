@@ -28,13 +28,20 @@ export function checkBoardMessage(values: { name: string; contact: string; conte
   return errors;
 }
 
+/** A signed-in writer: their name and address fill the form, and no puzzle is asked. */
+interface Member {
+  name: string;
+  contact: string;
+}
+
 /**
  * The contact form (messageBoard/save): name, a mobile number or e-mail to reply to, and the
- * message. Sending asks for the slider puzzle first; the server checks everything again.
+ * message. Sending asks visitors for the slider puzzle first; the server checks everything again.
+ * On the user centre's contact page (`member` given) a sent message reloads the page, which lists it.
  */
-export default function ContactForm(): ReactElement {
-  const [name, setName] = useState('');
-  const [contact, setContact] = useState('');
+export default function ContactForm({ member }: { member?: Member }): ReactElement {
+  const [name, setName] = useState(member?.name ?? '');
+  const [contact, setContact] = useState(member?.contact ?? '');
   const [content, setContent] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   const [sending, setSending] = useState(false);
@@ -60,7 +67,7 @@ export default function ContactForm(): ReactElement {
     if (Object.keys(found).length > 0) return;
     setSending(true);
     try {
-      const captchaVerification = await captcha.verify();
+      const captchaVerification = member ? undefined : await captcha.verify();
       await saveBoardMessage({
         name: name.trim(),
         contact: contact.trim(),
@@ -70,6 +77,7 @@ export default function ContactForm(): ReactElement {
       setSent(true);
       setContent('');
       showToast('留言已收到，我们会尽快回复', 'success');
+      if (member) window.location.reload();
     } catch (error) {
       // A closed puzzle is the person's choice; server errors were shown by the API client.
       if (!(error instanceof CaptchaCancelled)) setSent(false);

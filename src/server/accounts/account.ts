@@ -16,6 +16,7 @@ import { accounts, type CodeChannel, type CodePurpose } from '../db/schema/index
 import { env } from '../env.ts';
 import { ApiError, badRequest, tooManyRequests } from '../http/envelope.ts';
 import { log } from '../log.ts';
+import { welcome } from '../messages/notifications.ts';
 import {
   defaultNickname,
   enforce,
@@ -217,6 +218,7 @@ export async function register(
     if (isUniqueViolation(error)) throw badRequest(taken);
     throw error;
   }
+  await welcome(id, db);
   return newSession(ctx, id, meta);
 }
 

@@ -9,6 +9,7 @@ import { db as configuredDb, type Db } from '../db/client.ts';
 import { accounts, type WechatStateMode, wechatStates } from '../db/schema/index.ts';
 import { env } from '../env.ts';
 import { ApiError, badRequest } from '../http/envelope.ts';
+import { welcome } from '../messages/notifications.ts';
 import { type Account, isUniqueViolation, type RequestMeta } from './common.ts';
 
 /** How long a WeChat authorisation may take, from the QR page to the callback. */
@@ -93,7 +94,10 @@ async function accountForWechat(db: Db, user: WechatUser, now: Date): Promise<Ac
         updatedAt: now,
       })
       .returning();
-    if (created) return created;
+    if (created) {
+      await welcome(created.id, db);
+      return created;
+    }
   } catch (error) {
     // Two callbacks for the same person at once: the other one created the account.
     if (!isUniqueViolation(error)) throw error;

@@ -78,6 +78,8 @@ export function createAliyunSmsSender(config: AliyunSmsConfig, fetchImpl: typeof
   return {
     name: 'aliyun',
     async send(message) {
+      // An SMS template carries a code and nothing else; site messages go by e-mail only.
+      if (message.purpose === 'notice') throw new SmsProviderError('NOTICE', 'SMS carries one-time codes only');
       const params = sendSmsParams(config, message.to, message.code);
       const url = new URL(config.endpoint);
       for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);

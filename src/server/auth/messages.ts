@@ -13,11 +13,23 @@ export interface CodeMessage {
   text: string;
 }
 
-/** Something that delivers code messages: SMTP, an SMS provider or the local outbox. */
+/** An e-mail copy of a site message (notification), for users who asked for copies. */
+export interface NoticeMessage {
+  channel: 'email';
+  to: string;
+  purpose: 'notice';
+  subject: string;
+  text: string;
+}
+
+/** Whatever the site sends a person: a one-time code, or an e-mail copy of a message. */
+export type OutgoingMessage = CodeMessage | NoticeMessage;
+
+/** Something that delivers messages: SMTP, an SMS provider (codes only) or the local outbox. */
 export interface MessageSender {
   /** A short name for logs ('smtp', 'aliyun', 'outbox'). */
   readonly name: string;
-  send(message: CodeMessage): Promise<void>;
+  send(message: OutgoingMessage): Promise<void>;
 }
 
 const PURPOSE_NAMES: Record<CodePurpose, string> = {

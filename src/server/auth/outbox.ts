@@ -2,14 +2,17 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { log } from '../log.ts';
-import type { CodeMessage, MessageSender } from './messages.ts';
+import type { MessageSender, OutgoingMessage } from './messages.ts';
 
-/** One message as the outbox keeps it: a JSON file per message. */
-export interface OutboxEntry extends Omit<CodeMessage, 'to'> {
+/** One message as the outbox keeps it: a JSON file per message (`code` only for code messages). */
+export type OutboxEntry = DistributiveOmit<OutgoingMessage, 'to'> & {
   /** The mobile number or e-mail address the message was for. */
   recipient: string;
   createdAt: string;
-}
+  code?: string;
+};
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /**
  * A sender that keeps messages in `dir` (DATA_DIR/outbox) instead of delivering them, so a fresh

@@ -1,14 +1,13 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { validateAccount } from '../../lib/validate.ts';
 import { authContext } from '../auth/context.ts';
 import { type AccountResolver, clientIp, sessionAccount } from '../auth/current-account.ts';
 import { createRateLimiter, type RateLimiter } from '../auth/rate-limit.ts';
 import { cachedRead, EVERY_SECTION } from '../http/answer-cache.ts';
-import { notFound, ok } from '../http/envelope.ts';
-import { pageQuery, validate } from '../http/validate.ts';
+import { notFound, ok, unauthorized } from '../http/envelope.ts';
+import { contactAddress, pageQuery, validate } from '../http/validate.ts';
 import { listCases } from './cases.ts';
-import { saveBoardMessage } from './contact-board.ts';
+import { myBoardMessages, saveBoardMessage } from './contact-board.ts';
 import { getHomeData } from './home.ts';
 import { idParam, optionalText } from './params.ts';
 import { searchContent, suggestKeywords } from './search.ts';
@@ -27,13 +26,7 @@ const promotionQuery = z.object({ id: idParam('活动编号') });
 /** The contact form (SPEC §5 rules for the contact field). */
 export const boardMessageBody = z.object({
   name: z.string().trim().min(1, '请填写称呼').max(30).meta({ label: '称呼' }),
-  contact: z
-    .string()
-    .trim()
-    .min(1, '请填写手机号或邮箱')
-    .max(100)
-    .refine((value) => validateAccount(value) === null, '联系方式格式不正确，请填写手机号或邮箱')
-    .meta({ label: '联系方式' }),
+  contact: contactAddress,
   content: z
     .string()
     .trim()
@@ -116,12 +109,19 @@ export function contentSiteRoutes(options: ContentSiteRouteOptions = {}): Hono {
   );
   routes.post('/messageBoard/save', validate('json', boardMessageBody), async (c) => {
     const accountId = await resolveAccount(c).catch(() => null);
+    // A signed-in writer passed a captcha to get the account and is known by it; the per-IP limit
+    // still applies.
     const saved = await saveBoardMessage(
       c.req.valid('json'),
       { ip: clientIp(c), accountId },
-      { consumeCaptcha, limiter },
+      { consumeCaptcha: accountId === null ? consumeCaptcha : undefined, limiter },
     );
     return c.json(ok(saved, '留言已收到，我们会尽快通过你留下的联系方式回复'));
+  });
+  routes.get('/messageBoard/mine', validate('query', pageQuery), async (c) => {
+    const accountId = await resolveAccount(c);
+    if (accountId === null) throw unauthorized('请先登录');
+    return c.json(ok(await myBoardMessages(accountId, c.req.valid('query'))));
   });
   return routes;
 }

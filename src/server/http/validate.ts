@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler, ValidationTargets } from 'hono';
 import { validator } from 'hono/validator';
 import { type ZodType, z } from 'zod';
+import { validateAccount } from '../../lib/validate.ts';
 import { badRequest } from './envelope.ts';
 import { refuseForbiddenText } from './text-guard.ts';
 
@@ -85,3 +86,24 @@ export const pageQuery = z.object({
   current: z.coerce.number().int().min(1).max(100_000).default(1).meta({ label: '页码' }),
   size: z.coerce.number().int().min(1).max(100).default(20).meta({ label: '每页条数' }),
 });
+
+/** A mobile number or an e-mail address to reach a person at (the contact form, the signed agreement). */
+export const contactAddress = z
+  .string()
+  .trim()
+  .min(1, '请填写手机号或邮箱')
+  .max(100)
+  .refine((value) => validateAccount(value) === null, '联系方式格式不正确，请填写手机号或邮箱')
+  .meta({ label: '联系方式' });
+
+/** The fields of a plain form post or of a JSON call (pages post forms, scripts JSON); anything else is empty. */
+export async function formOrJsonFields(c: Context): Promise<Record<string, unknown>> {
+  const type = c.req.header('content-type') ?? '';
+  const fields: Record<string, unknown> = type.includes('application/json')
+    ? await c.req.json().catch(() => ({}))
+    : type.includes('form')
+      ? Object.fromEntries([...(await c.req.formData()).entries()].map(([key, value]) => [key, String(value)]))
+      : {};
+  refuseForbiddenText(Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, String(value)])));
+  return fields;
+}

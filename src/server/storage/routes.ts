@@ -24,6 +24,9 @@ export function contentTypeOf(key: string): string {
   return CONTENT_TYPES[extension] ?? 'application/octet-stream';
 }
 
+/** Keys under these prefixes are never served by /files. */
+export const PRIVATE_PREFIXES = ['tools/', 'private/'] as const;
+
 /**
  * Serves stored objects: GET /files/<key> (mounted at /files). Keys never change content,
  * so answers may be cached for a year; a missing or invalid key answers the 404 envelope.
@@ -33,8 +36,9 @@ export function fileRoutes(): Hono {
   routes.get('/:key{.+}', async (c) => {
     const key = c.req.param('key');
     // Tool uploads and outputs are temporary and private: they are served only by the expiring,
-    // no-store routes of /tools/api, never with this route's year-long public caching.
-    if (key.startsWith('tools/')) throw notFound('文件不存在');
+    // no-store routes of /tools/api, never with this route's year-long public caching. Signed
+    // agreements are served only to their owner, by /web/api/signing/pdf.
+    if (PRIVATE_PREFIXES.some((prefix) => key.startsWith(prefix))) throw notFound('文件不存在');
     let object: Awaited<ReturnType<ReturnType<typeof storage>['get']>>;
     try {
       object = await storage().get(key);

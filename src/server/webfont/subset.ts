@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { db } from '../db/client.ts';
+import { readSfnt } from '../engine/sfnt.ts';
+import { cmapOf } from '../engine/sfnt-info.ts';
 import { env } from '../env.ts';
 import { resolveFaces } from '../fonts/resolve.ts';
 import { badRequest } from '../http/envelope.ts';
@@ -152,6 +154,46 @@ export async function subsetFonts(items: SubsetItem[]): Promise<SubsetResult[]> 
     if (!files.has(gno)) throw badRequest(`字体不存在：${gno}`);
   }
   return Promise.all(wanted.map(({ gno, codePoints }) => subsetOne(files.get(gno) as FontFile, codePoints)));
+}
+
+/** The code points a subset maps; a subset of none of the font's characters has no cmap subtable at all. */
+function mappedCodePoints(ttf: Uint8Array): ReadonlySet<number> {
+  try {
+    return new Set(cmapOf(readSfnt(ttf)).keys());
+  } catch {
+    return new Set();
+  }
+}
+
+/**
+ * A TrueType subset holding the characters of `text`, for documents that embed a font (the signed
+ * agreement's PDF): of the first published font of `preferences` (gnos, best first) that has every
+ * character, else of the one that has the most, so a rare character in a name is drawn by a face
+ * that has it rather than as an empty box. Not cached: each document is made once and kept.
+ */
+export async function subsetToTtf(
+  preferences: readonly string[],
+  text: string,
+): Promise<{ gno: string; familyName: string; ttf: Uint8Array; missing: number[] }> {
+  const files = await resolveFonts([...preferences]);
+  const codePoints = codePointsOf(text);
+  let best: { gno: string; familyName: string; ttf: Uint8Array; missing: number[] } | undefined;
+  for (const gno of preferences) {
+    const file = files.get(gno);
+    if (!file) continue;
+    const { ttf } = await subsetPool().run({
+      fontId: file.sha256,
+      key: file.fileKey,
+      codePoints,
+      quality: PREVIEW_QUALITY,
+    });
+    const cmap = mappedCodePoints(ttf);
+    const missing = codePoints.filter((cp) => !cmap.has(cp) && cp !== 0x20 && cp !== 0x3000);
+    if (!best || missing.length < best.missing.length) best = { gno, familyName: file.familyName, ttf, missing };
+    if (missing.length === 0) break;
+  }
+  if (!best) throw new Error(`None of the fonts ${preferences.join(', ')} is in the library`);
+  return best;
 }
 
 /** Stops the subset workers (tests and shutdown). */

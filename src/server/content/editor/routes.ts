@@ -1,9 +1,11 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { readToken } from '../../auth/middleware.ts';
 import { ApiError, forbidden, notFound, ok, unauthorized } from '../../http/envelope.ts';
 import { refuseForbiddenText } from '../../http/text-guard.ts';
-import { validate } from '../../http/validate.ts';
+import { formOrJsonFields, validate } from '../../http/validate.ts';
+import { announce } from '../../messages/notifications.ts';
+import { replyToBoardMessage } from '../contact-board.ts';
 import { applyEditorForm, EDIT_TYPES, type EditAction } from './apply.ts';
 import { editorOfToken } from './queries.ts';
 import { rebuildAllPages } from './save.ts';
@@ -13,6 +15,37 @@ const params = z.object({
   id: z.union([z.literal('new'), z.coerce.number().int().min(1).max(2_147_483_647)]).meta({ label: '编号' }),
 });
 const ACTIONS: readonly EditAction[] = ['save', 'publish', 'unpublish'];
+const messageParam = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647).meta({ label: '留言编号' }) });
+const replyBody = z.object({
+  body: z.string().trim().min(2, '回复至少 2 个字').max(2000, '回复最多 2000 个字'),
+});
+const announcementBody = z.object({
+  title: z.string().trim().min(2, '公告标题至少 2 个字').max(60, '公告标题最多 60 个字'),
+  body: z.string().trim().min(5, '公告内容至少 5 个字').max(5000, '公告内容最多 5000 个字'),
+  // Only a path of this site: an announcement never sends people elsewhere.
+  link: z
+    .string()
+    .trim()
+    .max(300)
+    .refine((value) => value === '' || /^\/(?!\/)[^\s]*$/.test(value), '链接只能是本站的路径，例如 /news/12')
+    .default(''),
+});
+
+/**
+ * The answer of an editor form: a page without script is sent back to `page` with the outcome in
+ * the query; a script gets the envelope (400 with the message on error).
+ */
+function answerForm(c: Context, page: string, error: string | undefined, done = '', data: unknown = null): Response {
+  const wantsPage = (c.req.header('accept') ?? '').includes('text/html');
+  const [path, hash = ''] = page.split('#');
+  const join = (path ?? '').includes('?') ? '&' : '?';
+  if (error) {
+    if (wantsPage) return c.redirect(`${path}${join}error=${encodeURIComponent(error)}${hash ? `#${hash}` : ''}`, 303);
+    return c.json({ code: '400', message: error, data: null }, 400);
+  }
+  if (wantsPage) return c.redirect(`${path}${join}done=${encodeURIComponent(done)}${hash ? `#${hash}` : ''}`, 303);
+  return c.json(ok(data, done));
+}
 
 /**
  * The editing area's writes, mounted at /web/api: POST editor/{article|album|case}/{id|new} takes the
@@ -34,6 +67,29 @@ export function editorRoutes(): Hono {
     await rebuildAllPages();
     if ((c.req.header('accept') ?? '').includes('text/html')) return c.redirect('/editor?done=rebuild', 303);
     return c.json(ok(null, '页面缓存已清空'));
+  });
+  // A reply to a contact-board message; the writer is told (see replyToBoardMessage).
+  routes.post('/editor/messageBoard/:id/reply', validate('param', messageParam), async (c) => {
+    const editor = await requireEditor(readToken(c));
+    const parsed = replyBody.safeParse(await formOrJsonFields(c));
+    const { id } = c.req.valid('param');
+    if (!parsed.success) return answerForm(c, `/editor?tab=messages#message-${id}`, parsed.error.issues[0]?.message);
+    await replyToBoardMessage(editor.id, id, parsed.data.body);
+    return answerForm(c, `/editor?tab=messages#message-${id}`, undefined, '回复已发送');
+  });
+  // An announcement (站内公告) to every account.
+  routes.post('/editor/announcement', async (c) => {
+    await requireEditor(readToken(c));
+    const parsed = announcementBody.safeParse(await formOrJsonFields(c));
+    if (!parsed.success) return answerForm(c, '/editor?tab=announce', parsed.error.issues[0]?.message);
+    const { recipients } = await announce({
+      title: parsed.data.title,
+      body: parsed.data.body,
+      link: parsed.data.link || null,
+    });
+    return answerForm(c, `/editor?tab=announce&sent=${recipients}`, undefined, `公告已发给 ${recipients} 位用户`, {
+      recipients,
+    });
   });
   routes.post('/editor/:type/:id', validate('param', params), async (c) => {
     await requireEditor(readToken(c));

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** The roles an account can hold; visitors have no account at all. */
 export const ACCOUNT_ROLES = ['user', 'editor', 'admin'] as const;
@@ -37,6 +37,8 @@ export const accounts = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    // The user asked for a copy of each site message at their e-mail address.
+    notifyByEmail: boolean('notify_by_email').notNull().default(false),
   },
   (t) => [
     check('accounts_role_check', sql`${t.role} in ('user', 'editor', 'admin')`),

@@ -86,7 +86,25 @@ export const messageBoard = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     handledAt: timestamp('handled_at', { withTimezone: true }),
   },
-  (t) => [index('message_board_created_at_idx').on(t.createdAt)],
+  (t) => [
+    index('message_board_created_at_idx').on(t.createdAt),
+    index('message_board_account_created_idx').on(t.accountId, t.createdAt),
+  ],
+);
+
+/** A reply of an editor to a contact-board message; the writer reads it under /user/contact. */
+export const messageBoardReplies = pgTable(
+  'message_board_replies',
+  {
+    id: serial('id').primaryKey(),
+    messageId: integer('message_id')
+      .notNull()
+      .references(() => messageBoard.id, { onDelete: 'cascade' }),
+    editorAccountId: integer('editor_account_id').references(() => accounts.id, { onDelete: 'set null' }),
+    body: text('body').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('message_board_replies_message_created_idx').on(t.messageId, t.createdAt)],
 );
 
 /** A template text for contributors (contributeTemplate/queryByType), e.g. the licence agreement. */

@@ -1,19 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import type { SubmissionStatus } from '../../../contract/submissions.ts';
 import { accounts } from './accounts.ts';
 
-/** The stages of a font submission (tougao, "contribution"), from draft to published. */
-export const SUBMISSION_STATUSES = [
-  'draft',
-  'submitted',
-  'reviewing',
-  'needs_revision',
-  'approved',
-  'rejected',
-  'published',
-] as const;
-/** One stage of a font submission. */
-export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
+export { SUBMISSION_STATUSES, type SubmissionStatus } from '../../../contract/submissions.ts';
 
 /** A font a user contributes for review; `uid` is the public id the contribute calls take. */
 export const submissions = pgTable(
@@ -78,4 +68,36 @@ export const submissionFiles = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('submission_files_submission_kind_idx').on(t.submissionId, t.kind)],
+);
+
+/**
+ * A signed contributor agreement (签约). Each signature keeps the version signed, the SHA-256 of the
+ * exact text, who signed it from where, and the PDF made at that moment, so the record shows what
+ * was agreed even after the agreement changes. Signing a new version adds a row.
+ */
+export const agreementSignatures = pgTable(
+  'agreement_signatures',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    version: text('version').notNull(),
+    textSha256: text('text_sha256').notNull(),
+    legalName: text('legal_name').notNull(),
+    creditName: text('credit_name').notNull(),
+    contact: text('contact').notNull(),
+    address: text('address').notNull().default(''),
+    // 'drawn' (a PNG the signer drew, in storage) or 'typed' (the legal name set in a brush font).
+    signatureKind: text('signature_kind').$type<'drawn' | 'typed'>().notNull(),
+    signatureKey: text('signature_key'),
+    pdfKey: text('pdf_key').notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    signedAt: timestamp('signed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('agreement_signatures_kind_check', sql`${t.signatureKind} in ('drawn', 'typed')`),
+    index('agreement_signatures_account_signed_idx').on(t.accountId, t.signedAt),
+  ],
 );

@@ -12,12 +12,16 @@ import {
   unique,
 } from 'drizzle-orm/pg-core';
 import type { FontGroupType } from '../../../contract/content.ts';
+import type { NotificationType } from '../../../contract/messages.ts';
 import { accounts } from './accounts.ts';
 import { fontGroups } from './albums.ts';
 import { articles } from './content.ts';
 import { fontFamilies, fonts } from './fonts.ts';
 
-/** A message to one user (notify), unread until `readAt` is set. */
+/**
+ * A message to one user (notify), unread until `readAt` is set. Announcements to everyone are
+ * written as one row per account, so reading state and paging are the same for every type.
+ */
 export const notifications = pgTable(
   'notifications',
   {
@@ -25,13 +29,19 @@ export const notifications = pgTable(
     accountId: integer('account_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
-    type: text('type').notNull(),
+    type: text('type').$type<NotificationType>().notNull(),
     title: text('title').notNull(),
     body: text('body').notNull().default(''),
+    // A path on this site the message leads to (a submission, the contact board), or null.
+    link: text('link'),
     readAt: timestamp('read_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('notifications_account_type_created_idx').on(t.accountId, t.type, t.createdAt)],
+  (t) => [
+    check('notifications_type_check', sql`${t.type} in ('system', 'review', 'reply', 'announcement')`),
+    index('notifications_account_type_created_idx').on(t.accountId, t.type, t.createdAt),
+    index('notifications_unread_idx').on(t.accountId).where(sql`${t.readAt} is null`),
+  ],
 );
 
 /** A user's named group of favourite fonts (collection/add, update, delete). */
