@@ -2,14 +2,21 @@
 // read the job that does the work. Uploads go through XMLHttpRequest because fetch cannot report
 // upload progress in every browser yet.
 
-import type { FontFormat, SubsetFormat, UploadedFont } from '../contract/tools.ts';
+import type {
+  FontFormat,
+  PixelEdit,
+  PixelOptions,
+  PixelPreview,
+  SubsetFormat,
+  UploadedFont,
+} from '../contract/tools.ts';
 import type { JobView } from '../lib/tools-types.ts';
 import { showToast } from '../stores/toast.ts';
 import { $token } from '../stores/user.ts';
 import { httpErrorMessage, NETWORK_MESSAGE } from './errors.ts';
 import { API_BASE, http, RequestError, SUCCESS_CODE, TOKEN_HEADER } from './http.ts';
 
-export type { FontFormat, SubsetFormat, UploadedFont };
+export type { FontFormat, PixelEdit, PixelOptions, PixelPreview, SubsetFormat, UploadedFont };
 
 /** Formats the converter writes. */
 export type ConvertFormat = 'ttf' | 'otf' | 'woff' | 'woff2' | 'eot' | 'svg';
@@ -93,3 +100,25 @@ export function uploadFont(file: File, onProgress: (share: number) => void, sign
     xhr.send(form);
   });
 }
+
+/** What the pixel-font maker's calls take besides the text: the font and how to draw it. */
+export interface PixelRequestBase {
+  source: FontSource;
+  options: PixelOptions;
+  /** Glyphs redrawn by hand; they replace the drawn ones. */
+  edits?: PixelEdit[];
+}
+
+/** Draws a line as the pixel font will look (task 146). Quiet: the tool shows the error inline. */
+export const previewPixelFont = (request: PixelRequestBase & { text: string }, signal?: AbortSignal) =>
+  http<PixelPreview>('/tools/api/pixel/preview', {
+    method: 'POST',
+    body: request,
+    quiet: true,
+    ...(signal ? { signal } : {}),
+  });
+
+/** Starts making the pixel font (task 143); the answer names the job to poll. */
+export const startPixelFont = (
+  request: PixelRequestBase & { charsets?: SubsetCharset[]; text?: string; family: string; weight: number },
+) => http<{ jobId: string }>('/tools/api/pixel', { method: 'POST', body: request });

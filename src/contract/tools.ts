@@ -22,3 +22,34 @@ export interface UploadedFont {
   faces: number;
   expiresAt: string;
 }
+
+/** How the pixel-font maker draws pixels. */
+export const PIXEL_SHAPES = ['square', 'round', 'gapped'] as const;
+/** One pixel shape: merged squares, round dots, or squares with a gap between them. */
+export type PixelShape = (typeof PIXEL_SHAPES)[number];
+
+/** The pixel-font maker's drawing options. */
+export interface PixelOptions {
+  /** Pixels per em, 8–48 (classic Chinese bitmap fonts: 12, 16, 24). */
+  grid: number;
+  /** Share of a cell the outline must cover to become ink, 0.05–0.95; lower draws bolder strokes. */
+  threshold: number;
+  shape: PixelShape;
+}
+
+/** One glyph on its grid: `bits` holds width × grid cells, row by row from the top, '1' for ink. */
+export interface PixelEdit {
+  codePoint: number;
+  width: number;
+  bits: string;
+}
+
+/** The preview answer (POST /tools/api/pixel/preview): the image and the glyphs it shows. */
+export interface PixelPreview {
+  /** A data: URL of the PNG. */
+  image: string;
+  width: number;
+  height: number;
+  glyphs: PixelEdit[];
+  missing: string;
+}

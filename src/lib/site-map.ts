@@ -27,9 +27,8 @@ export const TOOLS: NavItem[] = [
   },
   {
     href: '/tools/pixel',
-    soon: true,
     label: '像素字体制作',
-    description: '在网格上绘制点阵字形，预览并导出自己的像素字体。',
+    description: '把任意一款字体变成 12、16、24 像素的中文点阵字体，可以逐格修字，导出 TTF、WOFF 和 WOFF2。',
   },
   {
     href: '/tools/wordcloud',

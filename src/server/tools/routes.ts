@@ -8,15 +8,17 @@ import { toolClient } from './clients.ts';
 import { convertRequest, startConversion } from './convert.ts';
 import { findJob, openJobFile } from './jobs.ts';
 import { admitUpload } from './limits.ts';
+import { pixelFontRequest, pixelPreviewRequest, previewPixelFont, startPixelFont } from './pixel.ts';
 import { startSubset, subsetRequest } from './subset.ts';
 import { receiveUpload } from './uploads.ts';
 
 const jobParams = z.object({ jobId: z.string().max(64).meta({ label: '任务编号' }) });
 
 /**
- * The converter and subset generator (SPEC §7 Tools), mounted at /tools/api: POST upload (a
- * temporary font file), POST convert and POST subset (start a job), GET jobs/:jobId (its state
- * and, when done, its files) and GET files/:token/:name (an output, as an attachment).
+ * The font tools (SPEC §7 Tools), mounted at /tools/api: POST upload (a temporary font file), POST
+ * convert, POST subset and POST pixel (start a job), POST pixel/preview (a line drawn as the pixel
+ * font will look, answered at once), GET jobs/:jobId (its state and, when done, its files) and
+ * GET files/:token/:name (an output, as an attachment).
  */
 export function toolRoutes(): Hono {
   const routes = new Hono();
@@ -29,6 +31,13 @@ export function toolRoutes(): Hono {
   );
   routes.post('/subset', validate('json', subsetRequest), async (c) =>
     c.json(ok(await startSubset(c.req.valid('json'), await toolClient(c)), '已开始生成')),
+  );
+  routes.post('/pixel/preview', validate('json', pixelPreviewRequest), async (c) => {
+    c.header('Cache-Control', 'no-store');
+    return c.json(ok(await previewPixelFont(c.req.valid('json'), await toolClient(c))));
+  });
+  routes.post('/pixel', validate('json', pixelFontRequest), async (c) =>
+    c.json(ok(await startPixelFont(c.req.valid('json'), await toolClient(c)), '已开始生成像素字体')),
   );
   routes.get('/jobs/:jobId', validate('param', jobParams), async (c) => {
     c.header('Cache-Control', 'no-store');

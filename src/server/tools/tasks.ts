@@ -18,24 +18,25 @@ import { cutSlices, orderCharacters, SLICE_TARGET_BYTES, sliceBytes } from '../e
 import { encodeWoff } from '../engine/woff.ts';
 import { encodeWoff2 } from '../engine/woff2.ts';
 import { storage } from '../storage/index.ts';
+import {
+  type PixelFontResult,
+  type PixelPreviewResult,
+  type PixelSource,
+  pixelFontTask,
+  pixelPreview,
+} from './pixel-tasks.ts';
 
 // The heavy work of the font tools, run inside a worker thread (tools-worker.ts): each task reads
 // its font from storage, reports progress per step and writes its outputs back to storage, so
 // only small descriptions cross between threads.
 
-/** Reports how far a task is (0–1) and what it is doing, in Chinese for the progress display. */
-export type Progress = (progress: number, step: string) => void;
-
-import { SUBSET_FORMATS, type SubsetFormat } from '../../contract/tools.ts';
+import { type PixelEdit, type PixelOptions, SUBSET_FORMATS, type SubsetFormat } from '../../contract/tools.ts';
 
 export { SUBSET_FORMATS, type SubsetFormat };
 
-/** A file a task wrote into storage. */
-export interface TaskFile {
-  format: TargetFormat;
-  key: string;
-  size: number;
-}
+import type { Progress, TaskFile } from './task-types.ts';
+
+export type { Progress, TaskFile };
 
 /** The tasks the tool workers run. */
 export type ToolTask =
@@ -58,7 +59,10 @@ export type ToolTask =
       maxSfntBytes: number;
     }
   | { kind: 'plan'; key: string }
-  | { kind: 'woff2'; ttf: Uint8Array; outKey: string };
+  | { kind: 'woff2'; ttf: Uint8Array; outKey: string }
+  | { kind: 'coverage'; key: string; faceIndex: number; codePoints: number[]; maxSfntBytes: number }
+  | { kind: 'pixelPreview'; source: PixelSource; options: PixelOptions; text: string; edits: PixelEdit[] }
+  | ({ kind: 'pixelFont' } & Parameters<typeof pixelFontTask>[0]);
 
 /** What the subset task found and made. */
 export interface SubsetTaskResult {
@@ -83,6 +87,9 @@ export interface TaskResults {
   subset: SubsetTaskResult;
   plan: SlicePlan;
   woff2: { size: number };
+  coverage: { covered: number };
+  pixelPreview: PixelPreviewResult;
+  pixelFont: PixelFontResult;
 }
 
 async function readFont(key: string): Promise<Uint8Array> {
@@ -198,5 +205,17 @@ export async function runTask(task: ToolTask, progress: Progress): Promise<TaskR
       await storage().put(task.outKey, bytes, { durable: false });
       return { size: bytes.byteLength };
     }
+    case 'coverage': {
+      const { sfnt } = await decodeFont(await readFont(task.key), {
+        faceIndex: task.faceIndex,
+        maxSfntBytes: task.maxSfntBytes,
+      });
+      const cmap = cmapOf(readSfnt(sfnt));
+      return { covered: task.codePoints.filter((cp) => cmap.has(cp)).length };
+    }
+    case 'pixelPreview':
+      return pixelPreview(task.source, task.options, task.text, task.edits);
+    case 'pixelFont':
+      return pixelFontTask(task, progress);
   }
 }

@@ -8,7 +8,7 @@ export const JOB_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** Task numbers of the tools that SPEC does not number itself. */
-export const TOOL_TASKS = { convert: 1, subset: 2 } as const;
+export const TOOL_TASKS = { convert: 1, subset: 2, pixelFont: 143 } as const;
 
 /**
  * A tool job: the converter (task 1), the subset generator (2) and SPEC's workflow tasks (125
