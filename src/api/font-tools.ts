@@ -7,6 +7,9 @@ import type {
   PixelEdit,
   PixelOptions,
   PixelPreview,
+  PixelProject,
+  PixelProjectData,
+  PixelProjectSummary,
   SubsetFormat,
   UploadedFont,
 } from '../contract/tools.ts';
@@ -122,3 +125,15 @@ export const previewPixelFont = (request: PixelRequestBase & { text: string }, s
 export const startPixelFont = (
   request: PixelRequestBase & { charsets?: SubsetCharset[]; text?: string; family: string; weight: number },
 ) => http<{ jobId: string }>('/tools/api/pixel', { method: 'POST', body: request });
+
+/** The signed-in user's saved pixel-font projects. */
+export const listPixelProjects = () => http<PixelProjectSummary[]>('/tools/api/pixel/projects');
+
+/** One saved project, whole. */
+export const getPixelProject = (id: number) => http<PixelProject>(`/tools/api/pixel/projects/${id}`);
+
+/** Saves a project: a new one, or over the project `id`. */
+export const savePixelProject = (project: PixelProjectData & { name: string }, id?: number) =>
+  id === undefined
+    ? http<PixelProjectSummary>('/tools/api/pixel/projects', { method: 'POST', body: project })
+    : http<PixelProjectSummary>(`/tools/api/pixel/projects/${id}`, { method: 'PUT', body: project });

@@ -3,6 +3,7 @@
 // src/server/signing, src/server/user-centre) and the browser client (src/api/user-data.ts).
 
 import type { UserInfo } from './accounts.ts';
+import type { PixelProjectSummary } from './tools.ts';
 
 /** The kinds of message a user receives. */
 export const NOTIFICATION_TYPES = ['system', 'review', 'reply', 'announcement'] as const;
@@ -106,4 +107,6 @@ export interface UserOverview {
   };
   messages: { unread: number; latest: NotificationItem[] };
   signing: { signed: boolean; outdated: boolean; signedAt: string | null };
+  /** The latest saved pixel-font projects. */
+  pixelProjects: PixelProjectSummary[];
 }

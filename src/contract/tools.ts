@@ -53,3 +53,32 @@ export interface PixelPreview {
   glyphs: PixelEdit[];
   missing: string;
 }
+
+/** What a saved pixel-font project holds (everything the tool needs to pick up where it was). */
+export interface PixelProjectData {
+  /** A library font (uploads expire, so a project of an upload asks for the file again). */
+  source: { fontId: number } | null;
+  /** The font's name as the tool showed it. */
+  sourceLabel: string;
+  options: PixelOptions;
+  charsets: string[];
+  text: string;
+  family: string;
+  weight: number;
+  edits: PixelEdit[];
+}
+
+/** A saved project as lists show it. */
+export interface PixelProjectSummary {
+  id: number;
+  name: string;
+  sourceLabel: string;
+  grid: number;
+  editedGlyphs: number;
+  updatedAt: string;
+}
+
+/** A saved project, whole. */
+export interface PixelProject extends PixelProjectSummary {
+  data: PixelProjectData;
+}

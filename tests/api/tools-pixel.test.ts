@@ -6,11 +6,12 @@ import { and, eq } from 'drizzle-orm';
 import type { Hono } from 'hono';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { PixelEdit, PixelPreview } from '../../src/contract/tools.ts';
+import type { PixelEdit, PixelPreview, PixelProject, PixelProjectSummary } from '../../src/contract/tools.ts';
 import { fontFamilies, fonts, jobs } from '../../src/server/db/schema/index.ts';
 import { readFontMetadata } from '../../src/server/engine/metadata.ts';
 import { GlyphRasterizer } from '../../src/server/engine/pixel/rasterize.ts';
-import { call, json, type LibraryFixture } from '../helpers/font-library.ts';
+import { pixelProjectRoutes } from '../../src/server/tools/pixel-projects.ts';
+import { call, insertAccount, json, type LibraryFixture, routesApp } from '../helpers/font-library.ts';
 import { cmapByFontTools, passesOts } from '../helpers/font-oracle.ts';
 import { closeToolsApp, type JobAnswer, openToolsApp, waitForJob } from '../helpers/tools.ts';
 
@@ -176,5 +177,85 @@ describe('POST /tools/api/pixel', () => {
     expect(answer.status).toBe(400);
     expect(answer.message).toContain(message);
     expect((await library.db.select({ id: jobs.id }).from(jobs)).length).toBe(before);
+  });
+});
+
+describe('saved projects', () => {
+  let projects: Hono;
+  let alice: number;
+  let bob: number;
+  const as = (account: number, init: RequestInit = {}): RequestInit => ({
+    ...init,
+    headers: { ...(init.headers as Record<string, string>), 'x-test-account': String(account) },
+  });
+  const project = {
+    name: '我的像素黑',
+    source: { fontId: 1 },
+    sourceLabel: '思源黑体（简体）',
+    options: { grid: 12, threshold: 0.4, shape: 'round' },
+    charsets: ['gb2312'],
+    family: '像素黑',
+    weight: 400,
+    edits: [{ codePoint: 0x6c38, width: 12, bits: '1'.repeat(144) }],
+  };
+
+  beforeAll(async () => {
+    alice = await insertAccount(library.db, 'pixel-alice@example.com');
+    bob = await insertAccount(library.db, 'pixel-bob@example.com');
+    const account = async (c: { req: { header(name: string): string | undefined } }) => {
+      const id = c.req.header('x-test-account');
+      return id ? Number(id) : null;
+    };
+    projects = routesApp((routes) => routes.route('/tools/api', pixelProjectRoutes({ account })));
+  });
+
+  test('a user saves a project, reopens it whole, updates it, and only they can see or delete it', async () => {
+    const saved = await call<PixelProjectSummary>(
+      projects,
+      '/tools/api/pixel/projects',
+      as(alice, json('POST', project)),
+    );
+    expect(saved.status, saved.message).toBe(200);
+    expect(saved.data).toMatchObject({
+      name: '我的像素黑',
+      grid: 12,
+      editedGlyphs: 1,
+      sourceLabel: '思源黑体（简体）',
+    });
+    const id = saved.data.id;
+
+    const opened = await call<PixelProject>(projects, `/tools/api/pixel/projects/${id}`, as(alice));
+    expect(opened.data.data).toMatchObject({ options: project.options, edits: project.edits, family: '像素黑' });
+    const updated = await call(
+      projects,
+      `/tools/api/pixel/projects/${id}`,
+      as(alice, json('PUT', { ...project, name: '改名了', edits: [] })),
+    );
+    expect(updated.status).toBe(200);
+    const list = await call<PixelProjectSummary[]>(projects, '/tools/api/pixel/projects', as(alice));
+    expect(list.data).toEqual([expect.objectContaining({ id, name: '改名了', editedGlyphs: 0 })]);
+
+    expect((await call(projects, `/tools/api/pixel/projects/${id}`, as(bob))).status).toBe(404);
+    expect((await call(projects, `/tools/api/pixel/projects/${id}`, as(bob, { method: 'DELETE' }))).status).toBe(404);
+    expect((await call<PixelProjectSummary[]>(projects, '/tools/api/pixel/projects', as(bob))).data).toEqual([]);
+    expect((await call(projects, '/tools/api/pixel/projects')).status).toBe(401);
+
+    expect((await call(projects, `/tools/api/pixel/projects/${id}`, as(alice, { method: 'DELETE' }))).status).toBe(200);
+    expect((await call<PixelProjectSummary[]>(projects, '/tools/api/pixel/projects', as(alice))).data).toEqual([]);
+  });
+
+  test.each([
+    [{ name: '' }, '请填写项目名称'],
+    [{ edits: [{ codePoint: 0x6c38, width: 12, bits: '1' }] }, '字形编辑与点阵尺寸不一致'],
+    [{ options: { grid: 99 } }, '点阵尺寸最多 48 像素'],
+  ])('refuses %j with a Chinese message and saves nothing', async (change, message) => {
+    const answer = await call(
+      projects,
+      '/tools/api/pixel/projects',
+      as(alice, json('POST', { ...project, ...change })),
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.message).toContain(message);
+    expect((await call<PixelProjectSummary[]>(projects, '/tools/api/pixel/projects', as(alice))).data).toEqual([]);
   });
 });

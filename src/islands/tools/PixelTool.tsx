@@ -1,12 +1,17 @@
+import { useStore } from '@nanostores/react';
 import { type ReactElement, useEffect, useId, useMemo, useRef, useState } from 'react';
 import {
+  getPixelProject,
   type PixelEdit,
   type PixelOptions,
   type PixelPreview,
   previewPixelFont,
   type SubsetCharset,
+  savePixelProject,
   startPixelFont,
 } from '../../api/font-tools.ts';
+import { showToast } from '../../stores/toast.ts';
+import { $token } from '../../stores/user.ts';
 import { debounce } from '../fonts/font-previews.ts';
 import { FontSourcePicker } from './FontSourcePicker.tsx';
 import { type CheckOption, OptionChecks } from './OptionChecks.tsx';
@@ -82,8 +87,19 @@ export default function PixelTool(): ReactElement {
   const [extra, setExtra] = useState('');
   const [family, setFamily] = useState('');
   const [weight, setWeight] = useState(400);
+  const [project, setProject] = useState<{ id?: number; name: string }>({ name: '' });
+  const [saving, setSaving] = useState(false);
+  const token = useStore($token);
   const job = useToolJob();
-  const ids = { text: useId(), grid: useId(), weight: useId(), family: useId(), fontWeight: useId(), extra: useId() };
+  const ids = {
+    text: useId(),
+    grid: useId(),
+    weight: useId(),
+    family: useId(),
+    fontWeight: useId(),
+    extra: useId(),
+    project: useId(),
+  };
   const controller = useRef<AbortController | null>(null);
 
   // Bias 0–100: 50 is the outline as drawn; higher fills cells with less coverage (bolder strokes).
@@ -91,13 +107,35 @@ export default function PixelTool(): ReactElement {
   const options: PixelOptions = useMemo(() => ({ grid, threshold, shape }), [grid, threshold, shape]);
   const key = font ? editsKey(font, grid) : '';
 
+  // A project opened from the user centre (?project=<id>) brings back everything it saved.
+  useEffect(() => {
+    const id = Number(new URLSearchParams(window.location.search).get('project'));
+    if (!Number.isInteger(id) || id < 1) return;
+    getPixelProject(id)
+      .then(({ id: projectId, name, data }) => {
+        setProject({ id: projectId, name });
+        setGrid(data.options.grid);
+        setWeightBias(Math.round(((0.75 - data.options.threshold) / 0.5) * 100));
+        setShape(data.options.shape);
+        setCharsets(new Set(data.charsets as SubsetCharset[]));
+        setExtra(data.text);
+        setFamily(data.family);
+        setWeight(data.weight);
+        if (data.source) {
+          const opened: PickedFont = { source: data.source, label: data.sourceLabel, faces: 1 };
+          localStorage.setItem(editsKey(opened, data.options.grid), JSON.stringify(data.edits));
+          setFont(opened);
+        } else {
+          showToast(`项目用的是上传的字体「${data.sourceLabel}」，请重新上传它`, 'warning');
+        }
+      })
+      .catch(() => undefined);
+  }, []);
+
   useEffect(() => {
     setEdits(key ? loadEdits(key) : new Map());
     setHistory({ undo: [], redo: [] });
   }, [key]);
-  useEffect(() => {
-    if (key) localStorage.setItem(key, JSON.stringify([...edits.values()]));
-  }, [key, edits]);
   useEffect(() => {
     if (font) setFamily((name) => name || `${font.label}像素`);
   }, [font]);
@@ -126,12 +164,19 @@ export default function PixelTool(): ReactElement {
     edits.get(codePoint) ?? preview?.glyphs.find((glyph) => glyph.codePoint === codePoint);
   const selectedGlyph = selected === null ? undefined : glyphOf(selected);
 
+  /** The edits of this font and grid, in the page and in this browser (written as they change, so
+   * switching font or grid never writes one grid's edits under another's key). */
+  function keep(next: Map<number, PixelEdit>): void {
+    setEdits(next);
+    if (key) localStorage.setItem(key, JSON.stringify([...next.values()]));
+  }
+
   function change(codePoint: number, after: PixelEdit | undefined): void {
     const before = edits.get(codePoint);
     const next = new Map(edits);
     if (after) next.set(codePoint, after);
     else next.delete(codePoint);
-    setEdits(next);
+    keep(next);
     setHistory((h) => ({ undo: [...h.undo.slice(-199), { codePoint, before, after }], redo: [] }));
   }
   function replay(direction: 'undo' | 'redo'): void {
@@ -142,7 +187,7 @@ export default function PixelTool(): ReactElement {
     const next = new Map(edits);
     if (value) next.set(step.codePoint, value);
     else next.delete(step.codePoint);
-    setEdits(next);
+    keep(next);
     setSelected(step.codePoint);
     setHistory((h) =>
       direction === 'undo'
@@ -159,6 +204,34 @@ export default function PixelTool(): ReactElement {
       : !family.trim()
         ? '请填写字体名称'
         : '';
+
+  async function saveProject(): Promise<void> {
+    if (!font) return;
+    const name = project.name.trim() || family.trim() || font.label;
+    setSaving(true);
+    try {
+      const saved = await savePixelProject(
+        {
+          name,
+          source: 'fontId' in font.source ? { fontId: font.source.fontId } : null,
+          sourceLabel: font.label,
+          options,
+          charsets: [...charsets],
+          text: extra,
+          family: family.trim(),
+          weight,
+          edits: [...edits.values()],
+        },
+        project.id,
+      );
+      setProject({ id: saved.id, name: saved.name });
+      showToast('项目已保存，可在个人中心的账户概览里找到', 'success');
+    } catch {
+      // The API client showed why.
+    } finally {
+      setSaving(false);
+    }
+  }
 
   function start(): void {
     if (!font) return;
@@ -378,6 +451,30 @@ export default function PixelTool(): ReactElement {
         </ToolStep>
 
         <ToolRun label="生成像素字体" workingLabel="正在生成…" blocker={blocker} working={working} onRun={start} />
+        {font && (
+          <div className="pixel-project">
+            {token ? (
+              <>
+                <label className="tool-field__label" htmlFor={ids.project}>
+                  项目名称
+                </label>
+                <input
+                  id={ids.project}
+                  className="input"
+                  value={project.name}
+                  maxLength={40}
+                  placeholder={family.trim() || font.label}
+                  onChange={(event) => setProject({ ...project, name: event.target.value })}
+                />
+                <button type="button" className="btn" disabled={saving} onClick={() => void saveProject()}>
+                  {saving ? '正在保存…' : project.id ? '保存修改' : '保存为项目'}
+                </button>
+              </>
+            ) : (
+              <p className="pixel-hint">修改已保存在这个浏览器里。登录后可以把项目存到账户，换台电脑也能接着做。</p>
+            )}
+          </div>
+        )}
       </div>
 
       <ToolResult

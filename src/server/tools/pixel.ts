@@ -17,7 +17,8 @@ export const MAX_PREVIEW_TEXT = 40;
 /** Most hand-edited glyphs one request may carry (GB2312 has 6763 characters, Big5 13 000). */
 export const MAX_EDITS = 14_000;
 
-const options = z
+/** The drawing options, as every pixel call takes them. */
+export const pixelOptions = z
   .object({
     grid: z
       .number({ error: '点阵尺寸必须是 8 到 48 之间的整数' })
@@ -32,20 +33,23 @@ const options = z
   })
   .meta({ label: '点阵选项' });
 
-const edits = z
-  .array(
-    z.object({
-      codePoint: z.number().int().min(0x20).max(0x10ffff),
-      width: z.number().int().min(1).max(72),
-      bits: z.string().regex(/^[01]*$/, '字形编辑数据格式不正确'),
-    }),
-  )
-  .max(MAX_EDITS, `一次最多保存 ${MAX_EDITS} 个编辑过的字形`)
-  .default([])
-  .meta({ label: '字形编辑' });
+/** Hand-edited glyphs, at most `max` of them. */
+export const pixelEditsUpTo = (max: number) =>
+  z
+    .array(
+      z.object({
+        codePoint: z.number().int().min(0x20).max(0x10ffff),
+        width: z.number().int().min(1).max(72),
+        bits: z.string().regex(/^[01]*$/, '字形编辑数据格式不正确'),
+      }),
+    )
+    .max(max, `最多保存 ${max} 个修改过的字`)
+    .default([])
+    .meta({ label: '字形编辑' });
+const pixelEdits = pixelEditsUpTo(MAX_EDITS);
 
-/** Every edit must hold exactly width × grid cells. */
-function editsFit(
+/** Every edit must hold exactly width × grid cells (a refinement of every body with options and edits). */
+export function editsFit(
   value: { options: { grid: number }; edits: Array<{ width: number; bits: string }> },
   ctx: z.RefinementCtx,
 ): void {
@@ -59,14 +63,14 @@ export const pixelPreviewRequest = z
   .object({
     source: sourceSchema,
     faceIndex: z.number().int().min(0).max(255).optional().meta({ label: '字体序号' }),
-    options,
+    options: pixelOptions,
     text: z
       .string()
       .trim()
       .min(1, '请输入预览文字')
       .max(MAX_PREVIEW_TEXT, `预览文字最多 ${MAX_PREVIEW_TEXT} 个字符`)
       .meta({ label: '预览文字' }),
-    edits,
+    edits: pixelEdits,
   })
   .superRefine(editsFit);
 
@@ -75,7 +79,7 @@ export const pixelFontRequest = z
   .object({
     source: sourceSchema,
     faceIndex: z.number().int().min(0).max(255).optional().meta({ label: '字体序号' }),
-    options,
+    options: pixelOptions,
     charsets: z
       .array(z.enum(['gb2312', 'common3500', 'big5', 'latin']).meta({ label: '字符集' }))
       .max(4)
@@ -99,7 +103,7 @@ export const pixelFontRequest = z
       .refine((value) => value >= 100 && value <= 900 && value % 100 === 0, '字重只能是 100 到 900 之间的整百数')
       .default(400)
       .meta({ label: '字重' }),
-    edits,
+    edits: pixelEdits,
   })
   .superRefine(editsFit);
 

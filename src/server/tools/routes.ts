@@ -9,6 +9,7 @@ import { convertRequest, startConversion } from './convert.ts';
 import { findJob, openJobFile } from './jobs.ts';
 import { admitUpload } from './limits.ts';
 import { pixelFontRequest, pixelPreviewRequest, previewPixelFont, startPixelFont } from './pixel.ts';
+import { pixelProjectRoutes } from './pixel-projects.ts';
 import { startSubset, subsetRequest } from './subset.ts';
 import { receiveUpload } from './uploads.ts';
 
@@ -39,6 +40,7 @@ export function toolRoutes(): Hono {
   routes.post('/pixel', validate('json', pixelFontRequest), async (c) =>
     c.json(ok(await startPixelFont(c.req.valid('json'), await toolClient(c)), '已开始生成像素字体')),
   );
+  routes.route('/', pixelProjectRoutes());
   routes.get('/jobs/:jobId', validate('param', jobParams), async (c) => {
     c.header('Cache-Control', 'no-store');
     return c.json(ok(await findJob(c.req.valid('param').jobId)));

@@ -7,6 +7,7 @@ import { db as configuredDb, type Db } from '../db/client.ts';
 import { downloadHistory, favorites, fontFamilies, notifications, submissions } from '../db/schema/index.ts';
 import { listNotifications } from '../messages/notifications.ts';
 import { signingStatus } from '../signing/service.ts';
+import { listPixelProjects } from '../tools/pixel-projects.ts';
 
 const LATEST = 4;
 
@@ -62,6 +63,7 @@ export async function userOverview(accountId: number, database?: Db): Promise<Us
     messages,
     unread,
     signing,
+    projects,
   ] = await Promise.all([
     loadUserInfo(accountId),
     favoriteSummary(accountId, db),
@@ -91,6 +93,7 @@ export async function userOverview(accountId: number, database?: Db): Promise<Us
       .from(notifications)
       .where(and(eq(notifications.accountId, accountId), isNull(notifications.readAt))),
     signingStatus(accountId, db),
+    listPixelProjects(accountId, db),
   ]);
   return {
     account,
@@ -111,5 +114,6 @@ export async function userOverview(accountId: number, database?: Db): Promise<Us
     },
     messages: { unread: unread[0]?.n ?? 0, latest: messages.records },
     signing,
+    pixelProjects: projects.slice(0, LATEST),
   };
 }
