@@ -6,7 +6,20 @@
 declare global {
   interface Window {
     __earlyClicks?: Element[];
+    __earlySubmits?: HTMLFormElement[];
   }
+}
+
+/**
+ * For an island's form that has just hydrated: whether it was submitted before (the inline
+ * listener in Head.astro held that submit back). The form's fields still hold what was typed, so
+ * the island takes them over and submits again.
+ */
+export function takeEarlySubmit(form: HTMLFormElement | null): boolean {
+  const queue = window.__earlySubmits ?? [];
+  if (!form || !queue.includes(form)) return false;
+  window.__earlySubmits = queue.filter((element) => element !== form);
+  return true;
 }
 
 /** Marks the page's buttons that match `selector` as handled and replays clicks kept for them. */

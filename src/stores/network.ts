@@ -16,14 +16,19 @@ export function endRequest(): void {
   $pendingRequests.set(Math.max(0, $pendingRequests.get() - 1));
 }
 
-/** Follows the browser's online and offline events; returns a function that stops listening. */
+/**
+ * Follows the browser's online and offline events; returns a function that stops listening. Each
+ * event says what it means: a connection dropped and back within one task still shows both
+ * changes, where reading navigator.onLine in the handlers would see "online" twice.
+ */
 export function trackOnlineStatus(target: Window): () => void {
   $online.set(target.navigator.onLine);
-  const update = () => $online.set(target.navigator.onLine);
-  target.addEventListener('online', update);
-  target.addEventListener('offline', update);
+  const online = () => $online.set(true);
+  const offline = () => $online.set(false);
+  target.addEventListener('online', online);
+  target.addEventListener('offline', offline);
   return () => {
-    target.removeEventListener('online', update);
-    target.removeEventListener('offline', update);
+    target.removeEventListener('online', online);
+    target.removeEventListener('offline', offline);
   };
 }

@@ -50,3 +50,18 @@ test('the header’s 登录 clicked before the scripts arrive opens the dialog',
   release();
   await expect(page.getByRole('dialog', { name: '登录' }).getByRole('tab', { name: '密码登录' })).toBeVisible();
 });
+
+test('a login typed and sent before the form’s script arrives is sent once it runs, with what was typed', async ({
+  page,
+}) => {
+  const release = await holdScripts(page);
+  await page.goto('/account/admission', { waitUntil: 'commit' });
+  await page.getByLabel('手机号或邮箱').fill('early@example.com');
+  await page.getByLabel('密码', { exact: true }).fill('typed before the script');
+  await page.getByRole('button', { name: '登录', exact: true }).click();
+  release();
+  // The page did not reload: the typed address is still there, and the login went on to the puzzle.
+  await expect(page.getByRole('dialog', { name: '安全验证' })).toBeVisible();
+  await expect(page.getByLabel('手机号或邮箱')).toHaveValue('early@example.com');
+  expect(new URL(page.url()).search).toBe('');
+});

@@ -48,7 +48,9 @@ test.describe('toasts and the network notice', () => {
   test('a toast has a close button and leaves by itself after 3 s', async ({ page, context }) => {
     await page.goto('/help');
     await page.waitForLoadState('networkidle');
+    const notice = page.getByText('网络连接已断开');
     await context.setOffline(true);
+    await expect(notice).toBeVisible();
     await context.setOffline(false);
     const toast = page.getByRole('status').filter({ hasText: '网络已恢复连接' });
     await expect(toast).toBeVisible();
@@ -56,6 +58,7 @@ test.describe('toasts and the network notice', () => {
     await expect(toast).toBeHidden();
 
     await context.setOffline(true);
+    await expect(notice).toBeVisible();
     await context.setOffline(false);
     await expect(toast).toBeVisible();
     await expect(toast).toBeHidden({ timeout: 4500 });

@@ -1,5 +1,6 @@
-import { type FormEvent, type ReactElement, useState } from 'react';
+import { type FormEvent, type ReactElement, useEffect, useRef, useState } from 'react';
 import { login, smsLogin } from '../../api/account.ts';
+import { takeEarlySubmit } from '../../lib/early-clicks.ts';
 import { checkAccount, checkCode, checkMobile, finishLogin, sendCodeWithCaptcha } from './account-flow.ts';
 import { CodeField, Field, PasswordField, Tabs } from './fields.tsx';
 import WechatLogin from './WechatLogin.tsx';
@@ -26,6 +27,22 @@ function PasswordLogin({ verify, onDone }: Pick<AccountFormProps, 'verify' | 'on
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<Record<string, string | null>>({});
   const [busy, setBusy] = useState(false);
+  const [replay, setReplay] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+
+  // What a quick visitor typed before the script ran lives in the fields, not in state: take it
+  // over, and send a submit that was held back then once the state has it.
+  useEffect(() => {
+    const fields = form.current?.querySelectorAll('input');
+    setAccount((value) => value || fields?.[0]?.value || '');
+    setPassword((value) => value || fields?.[1]?.value || '');
+    if (takeEarlySubmit(form.current)) setReplay(true);
+  }, []);
+  useEffect(() => {
+    if (!replay) return;
+    setReplay(false);
+    form.current?.requestSubmit();
+  }, [replay]);
 
   async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
@@ -46,7 +63,7 @@ function PasswordLogin({ verify, onDone }: Pick<AccountFormProps, 'verify' | 'on
   }
 
   return (
-    <form className="account-form" noValidate onSubmit={(event) => void submit(event)} aria-label="密码登录">
+    <form className="account-form" noValidate onSubmit={(event) => void submit(event)} aria-label="密码登录" ref={form}>
       <Field
         label="手机号或邮箱"
         value={account}
