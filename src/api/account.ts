@@ -13,7 +13,8 @@ export const getUserInfo = () => get<UserInfo>(`${BASE}/user-info`);
 export const sendCode = (body: Record<string, unknown>) => post<{ cooldown: number }>(`${BASE}/sendCode`, body);
 
 /** Logs in with an account (mobile or e-mail) and password. */
-export const login = (body: Record<string, unknown>) => post<LoginResult>('/web/api/login', body);
+export const login = (body: Record<string, unknown>, options: { quiet?: boolean } = {}) =>
+  post<LoginResult>('/web/api/login', body, options);
 
 /** Logs in with a mobile number and an SMS code. */
 export const smsLogin = (body: Record<string, unknown>) => post<LoginResult>('/web/api/sms-login', body);

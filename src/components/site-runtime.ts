@@ -1,8 +1,10 @@
 // The browser start-up every page runs once: chunk-reload guard, session and friendly links, the
 // login guard for links into the user centre, the redirect after login, and the service worker.
+
 import { installChunkReloadGuard } from '../lib/chunk-reload.ts';
 import { goLive } from '../lib/early-clicks.ts';
 import { loginRedirectUrl, requiresLogin, safeRedirectPath } from '../lib/routes.ts';
+import { navItem } from '../lib/site-map.ts';
 import { startSite } from '../stores/app.ts';
 import { $token, isLoggedIn, openAccountModal } from '../stores/user.ts';
 
@@ -55,7 +57,11 @@ function handleLoginRedirect(): void {
     location.replace(target);
     return;
   }
-  openAccountModal('login');
+  const page = navItem(target.split(/[?#]/)[0] ?? '');
+  openAccountModal(
+    'login',
+    page ? `「${page.label}」需要登录，登录后会带你回到那里。` : '这个页面需要登录，登录后会带你回到那里。',
+  );
   $token.listen((token) => {
     const next = redirectTarget();
     if (token && next) location.assign(next);

@@ -15,6 +15,8 @@ export type AccountModalType = 'login' | 'register' | 'forget' | 'bind' | (strin
 export interface AccountModalState {
   visible: boolean;
   type: AccountModalType;
+  /** Why the dialog opened, when the visitor did not open it themselves (a protected page sent them). */
+  reason?: string;
 }
 
 /** A font on the compare list: it carries its id (SPEC §3). */
@@ -70,14 +72,14 @@ export function isLoggedIn(): boolean {
   return Boolean($token.get() || readTokenCookie());
 }
 
-/** Opens the account modal on a form (login unless told otherwise). */
-export function openAccountModal(type: AccountModalType = 'login'): void {
-  $accountModal.set({ visible: true, type });
+/** Opens the account modal on a form (login unless told otherwise), saying why when it was not asked for. */
+export function openAccountModal(type: AccountModalType = 'login', reason?: string): void {
+  $accountModal.set({ visible: true, type, ...(reason ? { reason } : {}) });
 }
 
 /** Closes the account modal, keeping the form type for next time. */
 export function closeAccountModal(): void {
-  $accountModal.set({ ...$accountModal.get(), visible: false });
+  $accountModal.set({ visible: false, type: $accountModal.get().type });
 }
 
 /** Loads the signed-in user's profile. */

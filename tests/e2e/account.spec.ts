@@ -209,3 +209,30 @@ test.describe('account journey', () => {
     await expect(page.getByRole('heading', { level: 1, name: '登录' })).toBeVisible();
   });
 });
+
+test('the login dialog starts in its first field, says why a protected page sent the visitor, and shows a refusal inside itself', async ({
+  page,
+}) => {
+  await page.goto('/user/overview');
+  await expect(page).toHaveURL(/\/\?redirect=%2Fuser%2Foverview$/);
+  const dialog = page.getByRole('dialog', { name: '登录' });
+  await expect(dialog.getByText('「账户概览」需要登录，登录后会带你回到那里。')).toBeVisible();
+  const account = dialog.getByLabel('手机号或邮箱');
+  await expect(account).toBeFocused();
+  // Typing goes straight into the field.
+  await page.keyboard.type('nobody@example.com');
+  await expect(account).toHaveValue('nobody@example.com');
+  await dialog.getByLabel('密码', { exact: true }).fill('not the password');
+  await dialog.getByRole('button', { name: '登录', exact: true }).click();
+  await solveSliderCaptcha(page);
+  await expect(dialog.getByText('账号或密码错误')).toBeVisible();
+  await expect(dialog.getByLabel('密码', { exact: true })).toBeFocused();
+  await expect(account).toHaveValue('nobody@example.com');
+
+  // Opened by the visitor, the dialog gives no reason.
+  await page.keyboard.press('Escape');
+  await page.goto('/help');
+  await page.getByRole('banner').getByRole('button', { name: '登录', exact: true }).click();
+  await expect(dialog.getByLabel('手机号或邮箱')).toBeFocused();
+  await expect(dialog.getByText(/需要登录/)).toHaveCount(0);
+});

@@ -1,5 +1,6 @@
 import { type FormEvent, type ReactElement, useEffect, useRef, useState } from 'react';
 import { login, smsLogin } from '../../api/account.ts';
+import { RequestError } from '../../api/http.ts';
 import { takeEarlySubmit } from '../../lib/early-clicks.ts';
 import { checkAccount, checkCode, checkMobile, finishLogin, sendCodeWithCaptcha } from './account-flow.ts';
 import { CodeField, Field, PasswordField, Tabs } from './fields.tsx';
@@ -53,10 +54,16 @@ function PasswordLogin({ verify, onDone }: Pick<AccountFormProps, 'verify' | 'on
     setBusy(true);
     try {
       const captchaVerification = await verify();
-      await finishLogin(await login({ account: account.trim(), password, captchaVerification }));
+      // The server's refusal (a wrong password, a locked account) is shown under the password,
+      // inside the dialog, rather than as a toast.
+      await finishLogin(await login({ account: account.trim(), password, captchaVerification }, { quiet: true }));
       onDone();
-    } catch {
-      // Shown already: the API client toasts the server's message; a closed puzzle needs no words.
+    } catch (error) {
+      // A closed puzzle needs no words; anything else is said next to the password.
+      if (error instanceof RequestError) {
+        setErrors({ account: null, password: error.message });
+        focusFirstError(form);
+      }
     } finally {
       setBusy(false);
     }
