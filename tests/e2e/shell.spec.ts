@@ -126,9 +126,9 @@ test.describe('every SPEC route', () => {
     '/tools/wordcloud',
     '/tools/subset',
     '/search',
+    '/user/compare',
   ];
   const userRoutes = [
-    '/user/compare',
     '/user/contact',
     '/user/download',
     '/user/favorite',

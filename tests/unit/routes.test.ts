@@ -34,6 +34,8 @@ describe('requiresLogin', () => {
     ['/user/message/3', true],
     ['/user/overview.html', true],
     ['/user', true],
+    ['/user/compare', false], // the compare list lives in the browser
+    ['/user/compare.html', false],
     ['/font', false],
     ['/', false],
     ['/web/api/account/user-info', false], // API prefix
