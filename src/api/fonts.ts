@@ -26,6 +26,8 @@ export interface SubsetResultItem {
   familyName: string;
   woffPath: string;
   ttfPath: string;
+  /** Characters of the text the font lacks. */
+  missing: string;
 }
 
 /** One page of font families, filtered by the query. */

@@ -69,8 +69,21 @@ describe('POST /webfont/http', () => {
         familyName: '思源黑体（简体）',
         woffPath: expect.stringMatching(/^\/files\/subsets\/.+\.woff2$/),
         ttfPath: expect.stringMatching(/^\/files\/subsets\/.+\.ttf$/),
+        missing: expect.any(String),
       },
     ]);
+  });
+
+  test('names the characters the font lacks, fresh and from its caches alike', async () => {
+    const original = new Uint8Array(fs.readFileSync(NOTO));
+    const inFont = new Set(cmapByFontTools(original));
+    const text = '永和龘𠀀九年';
+    const expected = [...text].filter((ch) => !inFont.has(ch.codePointAt(0) ?? 0)).join('');
+    expect(expected).toBe('龘𠀀');
+    for (let run = 0; run < 2; run++) {
+      const [item] = (await subset([{ gno: 'noto-sans-sc-400', text }])).data as Array<Item & { missing: string }>;
+      expect(item?.missing, `run ${run + 1}`).toBe(expected);
+    }
   });
 
   test('keeps exactly the requested characters that the font has, in both formats', async () => {

@@ -170,3 +170,16 @@ test('text typed and the size chosen on the library follow the visitor to a font
   await expect(page.locator('[data-sample-input]')).toHaveValue('造字联盟');
   await expect(page.locator('.specimen')).toHaveText('造字联盟');
 });
+
+test('a character a font lacks is boxed and counted in its preview, not drawn in another font', async ({ page }) => {
+  await page.goto('/font');
+  await page.getByRole('textbox', { name: '预览文字' }).fill('永龘');
+  const card = page.locator('[data-preview-gno="noto-sans-sc"][data-sample]').first();
+  await expect(card).toHaveText('永龘');
+  await expect(card.locator('.glyph-missing')).toHaveText('龘');
+  await expect(card).toHaveAttribute('data-missing', '缺 1 字');
+  await page.getByRole('textbox', { name: '预览文字' }).fill('永和');
+  await expect(card).toHaveText('永和');
+  await expect(card.locator('.glyph-missing')).toHaveCount(0);
+  await expect(card).not.toHaveAttribute('data-missing');
+});

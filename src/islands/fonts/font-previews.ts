@@ -46,9 +46,12 @@ export async function loadPreviews(root: ParentNode = document): Promise<void> {
     rules.push(`@font-face{font-family:'${family}';src:url('${result.woffPath}') format('woff2');font-display:swap}`);
   }
   styleSheet().textContent = rules.join('\n');
+  const missingOf = new Map(results.map((result) => [result.gno, new Set(result.missing ?? '')]));
   for (const element of elements) {
-    const family = families.get(element.dataset['previewGno'] ?? '');
+    const gno = element.dataset['previewGno'] ?? '';
+    const family = families.get(gno);
     if (family) element.style.fontFamily = `'${family}', var(--font-sans)`;
+    markMissing(element, missingOf.get(gno));
   }
   await Promise.all(
     [...families.values()].map((family) => document.fonts.load(`1em '${family}'`).catch(() => undefined)),
@@ -56,6 +59,39 @@ export async function loadPreviews(root: ParentNode = document): Promise<void> {
   // Tests and benchmarks read when every preview was drawn in its own font.
   performance.mark('font-previews-drawn', { detail: { run, fonts: families.size } });
   document.documentElement.dataset['previewsLoaded'] = String(run);
+}
+
+/**
+ * Marks the characters a font lacks inside a preview, so nobody takes the fallback font's glyph for
+ * the font's own: each is wrapped in a dashed box, and the element says how many are missing
+ * (缺 N 字). Glyph grids (`data-preview-text`) show only the font's own characters and are left alone.
+ */
+function markMissing(element: HTMLElement, missing: ReadonlySet<string> | undefined): void {
+  if ('previewText' in element.dataset) return;
+  const text = element.textContent ?? '';
+  const lacking = [...new Set([...text].filter((ch) => missing?.has(ch)))];
+  if (lacking.length === 0) {
+    if ('missing' in element.dataset) element.removeAttribute('title');
+    delete element.dataset['missing'];
+    return;
+  }
+  const parts: Node[] = [];
+  for (const ch of text) {
+    if (!missing?.has(ch)) {
+      const last = parts.at(-1);
+      if (last instanceof Text) last.data += ch;
+      else parts.push(document.createTextNode(ch));
+      continue;
+    }
+    const mark = document.createElement('span');
+    mark.className = 'glyph-missing';
+    mark.title = `这款字体没有「${ch}」`;
+    mark.textContent = ch;
+    parts.push(mark);
+  }
+  element.replaceChildren(...parts);
+  element.dataset['missing'] = `缺 ${lacking.length} 字`;
+  element.title = `这款字体缺少：${lacking.join('')}`;
 }
 
 /** Calls `apply` at most once per `ms` after the last call: typing does not flood the subset service. */

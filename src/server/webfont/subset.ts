@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { buffer } from 'node:stream/consumers';
 import { db } from '../db/client.ts';
 import { readSfnt } from '../engine/sfnt.ts';
 import { cmapOf } from '../engine/sfnt-info.ts';
@@ -21,12 +22,14 @@ export interface SubsetItem {
   text: string;
 }
 
-/** One item of the answer (SPEC §3). */
+/** One item of the answer (SPEC §3), and the asked-for characters the font does not have. */
 export interface SubsetResult {
   gno: string;
   familyName: string;
   woffPath: string;
   ttfPath: string;
+  /** Characters of the text the font lacks: a preview marks them instead of drawing another font's. */
+  missing: string;
 }
 
 interface FontFile {
@@ -89,12 +92,18 @@ async function resolveFonts(gnos: string[]): Promise<Map<string, FontFile>> {
 async function subsetOne(file: FontFile, codePoints: number[]): Promise<SubsetResult> {
   const digest = createHash('sha256').update(file.sha256).update(Uint32Array.from(codePoints)).digest('hex');
   const key = `subsets/${file.sha256.slice(0, 16)}/${digest.slice(0, 32)}`;
-  const result = (): SubsetResult => ({
+  const result = (missing: string): SubsetResult => ({
     gno: file.gno,
     familyName: file.familyName,
     woffPath: store.url(`${key}.woff2`),
     ttfPath: store.url(`${key}.ttf`),
+    missing,
   });
+  // The subset maps exactly the asked-for characters the font has; the others are missing.
+  const missingOf = (ttf: Uint8Array) => {
+    const mapped = mappedCodePoints(ttf);
+    return String.fromCodePoint(...codePoints.filter((cp) => !mapped.has(cp) && cp !== 0x20 && cp !== 0x3000));
+  };
   const store = storage();
 
   const remembered = results.get(key);
@@ -107,8 +116,11 @@ async function subsetOne(file: FontFile, codePoints: number[]): Promise<SubsetRe
 
   const work = (async () => {
     const stored = await Promise.all([store.stat(`${key}.ttf`), store.stat(`${key}.woff2`)]);
+    let missing: string;
     if (stored.every(Boolean)) {
       stats.storageHits++;
+      const object = await store.get(`${key}.ttf`);
+      missing = object ? missingOf(object.bytes ?? new Uint8Array(await buffer(object.body))) : '';
     } else {
       stats.subsetted++;
       const output = await subsetPool().run({
@@ -120,12 +132,13 @@ async function subsetOne(file: FontFile, codePoints: number[]): Promise<SubsetRe
       // Both files are written before the answer names them, at once; a storage hit needs both.
       // Subsets can be made again, so they skip the flush to disk that source files get, and the
       // browser fetches the WOFF2 next, so its bytes stay in memory for a while.
+      missing = missingOf(output.ttf);
       await Promise.all([
         store.put(`${key}.ttf`, output.ttf, { durable: false }),
         store.put(`${key}.woff2`, output.woff2, { durable: false, hot: true }),
       ]);
     }
-    const made = result();
+    const made = result(missing);
     if (results.size >= MAX_RESULTS) results.delete(results.keys().next().value as string);
     results.set(key, made);
     return made;
