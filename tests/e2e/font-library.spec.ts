@@ -183,3 +183,23 @@ test('a character a font lacks is boxed and counted in its preview, not drawn in
   await expect(card.locator('.glyph-missing')).toHaveCount(0);
   await expect(card).not.toHaveAttribute('data-missing');
 });
+
+test('on a phone the first font is on the first screen, the filters fold under one line, and empty values lead nowhere', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto('/font');
+  const first = page.locator('.font-item').first();
+  await expect(first).toBeVisible();
+  const box = await first.boundingBox();
+  expect(box?.y ?? 9999).toBeLessThan(812 - 60);
+  const filters = page.getByRole('group', { name: '分类' });
+  await expect(filters).toBeHidden();
+  await page.locator('summary', { hasText: '筛选' }).click();
+  await expect(filters).toBeVisible();
+  // The fixture library has no 楷体: the value is shown, greyed, but is not a link to an empty list.
+  await expect(filters.getByRole('link', { name: /楷体/ })).toHaveCount(0);
+  await expect(filters.getByText('楷体')).toHaveAttribute('aria-disabled', 'true');
+  await filters.getByRole('link', { name: /书法/ }).click();
+  await expect(page.getByText('已选 1 项')).toBeVisible();
+});
