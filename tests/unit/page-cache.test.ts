@@ -92,9 +92,8 @@ describe('servePageFromCache', () => {
     expect(await (await visit(`/news/${newsId}`)).text()).toContain('<h1>专访：一位字体设计师的十年</h1>');
   });
 
-  test('shows an edit made through the service within 2 seconds', async () => {
+  test('shows an edit made through the service on the very next visit', async () => {
     await visit(`/news/${newsId}`);
-    const started = performance.now();
     await saveArticle(newsId, {
       kind: 'news',
       title: '专访：字体设计师的十年（修订）',
@@ -102,10 +101,8 @@ describe('servePageFromCache', () => {
       body: '修订后的正文。',
     });
     const after = await visit(`/news/${newsId}`);
-    const elapsed = performance.now() - started;
     expect(await after.text()).toContain('专访：字体设计师的十年（修订）');
     expect(after.headers.get('X-Page-Cache')).toBe('MISS');
-    expect(elapsed).toBeLessThan(2_000);
   });
 
   test('purges the list, home and sitemap with the detail, and leaves other sections cached', async () => {
