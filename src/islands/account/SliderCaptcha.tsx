@@ -123,7 +123,12 @@ export default function SliderCaptcha({ open, onPass, onCancel }: SliderCaptchaP
         setMessage('验证通过');
         const verification =
           answer.repData?.captchaVerification ?? encryptCaptchaPoint(`${puzzle.token}---${point}`, puzzle.secretKey);
-        window.setTimeout(() => onPass(verification), 400);
+        // Closed here, before the action goes on, so the focus the dialog hands back cannot land after
+        // whatever the action focuses next (a refused login focuses its password).
+        window.setTimeout(() => {
+          dialog.current?.close();
+          onPass(verification);
+        }, 400);
         return;
       }
       setStatus('failed');
