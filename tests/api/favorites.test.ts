@@ -6,7 +6,9 @@ import { createDownloadLink } from '../../src/server/fonts/downloads.ts';
 import { favoriteRoutes } from '../../src/server/fonts/favorite-routes.ts';
 import type { DownloadRecord, FavoriteFontGroup, FavoriteGroupDetail } from '../../src/server/fonts/favorites.ts';
 import {
+  as,
   call,
+  headerAccount,
   insertAccount,
   json,
   type LibraryFixture,
@@ -19,12 +21,6 @@ let app: Hono;
 let alice: number;
 let bob: number;
 
-/** Tests log in by naming the account in a header; the session middleware is tested with the accounts. */
-const as = (account: number, init: RequestInit = {}): RequestInit => ({
-  ...init,
-  headers: { ...(init.headers as Record<string, string>), 'x-test-account': String(account) },
-});
-
 const allFont = async (account: number) =>
   (await call<FavoriteFontGroup[]>(app, '/web/api/collection/allFont', as(account))).data;
 
@@ -32,13 +28,9 @@ beforeAll(async () => {
   library = await openFixtureLibrary('favorites');
   alice = await insertAccount(library.db, 'alice@example.com');
   bob = await insertAccount(library.db, 'bob@example.com');
-  const account = async (c: { req: { header(name: string): string | undefined } }) => {
-    const id = c.req.header('x-test-account');
-    return id ? Number(id) : null;
-  };
   app = routesApp((routes) => {
-    routes.route('/web/api', favoriteRoutes({ account }));
-    routes.route('/api/v1', downloadRoutes({ account }));
+    routes.route('/web/api', favoriteRoutes({ account: headerAccount }));
+    routes.route('/api/v1', downloadRoutes({ account: headerAccount }));
   });
 });
 

@@ -11,7 +11,15 @@ import { fontFamilies, fonts, jobs } from '../../src/server/db/schema/index.ts';
 import { readFontMetadata } from '../../src/server/engine/metadata.ts';
 import { GlyphRasterizer } from '../../src/server/engine/pixel/rasterize.ts';
 import { pixelProjectRoutes } from '../../src/server/tools/pixel-projects.ts';
-import { call, insertAccount, json, type LibraryFixture, routesApp } from '../helpers/font-library.ts';
+import {
+  as,
+  call,
+  headerAccount,
+  insertAccount,
+  json,
+  type LibraryFixture,
+  routesApp,
+} from '../helpers/font-library.ts';
 import { cmapByFontTools, passesOts } from '../helpers/font-oracle.ts';
 import { closeToolsApp, type JobAnswer, openToolsApp, waitForJob } from '../helpers/tools.ts';
 
@@ -184,10 +192,6 @@ describe('saved projects', () => {
   let projects: Hono;
   let alice: number;
   let bob: number;
-  const as = (account: number, init: RequestInit = {}): RequestInit => ({
-    ...init,
-    headers: { ...(init.headers as Record<string, string>), 'x-test-account': String(account) },
-  });
   const project = {
     name: '我的像素黑',
     source: { fontId: 1 },
@@ -202,11 +206,7 @@ describe('saved projects', () => {
   beforeAll(async () => {
     alice = await insertAccount(library.db, 'pixel-alice@example.com');
     bob = await insertAccount(library.db, 'pixel-bob@example.com');
-    const account = async (c: { req: { header(name: string): string | undefined } }) => {
-      const id = c.req.header('x-test-account');
-      return id ? Number(id) : null;
-    };
-    projects = routesApp((routes) => routes.route('/tools/api', pixelProjectRoutes({ account })));
+    projects = routesApp((routes) => routes.route('/tools/api', pixelProjectRoutes({ account: headerAccount })));
   });
 
   test('a user saves a project, reopens it whole, updates it, and only they can see or delete it', async () => {

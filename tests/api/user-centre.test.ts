@@ -31,7 +31,9 @@ import { userCentreRoutes } from '../../src/server/user-centre/routes.ts';
 import { closeSubsetPool } from '../../src/server/webfont/subset.ts';
 import { type RecordingSender, recordingSender } from '../helpers/account-harness.ts';
 import {
+  as,
   call,
+  headerAccount,
   insertAccount,
   json,
   type LibraryFixture,
@@ -44,12 +46,6 @@ let app: Hono;
 let alice: number;
 let bob: number;
 let mail: RecordingSender;
-
-/** Tests log in by naming the account in a header; sessions are tested with the accounts. */
-const as = (account: number, init: RequestInit = {}): RequestInit => ({
-  ...init,
-  headers: { ...(init.headers as Record<string, string>), 'x-test-account': String(account) },
-});
 
 beforeAll(async () => {
   library = await openFixtureLibrary('user-centre');
@@ -65,15 +61,11 @@ beforeAll(async () => {
   bob = await insertAccount(library.db, 'bob@example.com');
   mail = recordingSender('mail');
   setAuthContext(createAuthContext({ email: mail, sms: recordingSender('sms') }));
-  const account = async (c: { req: { header(name: string): string | undefined } }) => {
-    const id = c.req.header('x-test-account');
-    return id ? Number(id) : null;
-  };
   app = routesApp((routes) => {
-    routes.route('/api/v1', messageRoutes({ account }));
-    routes.route('/web/api', signingRoutes({ account }));
-    routes.route('/web/api', userCentreRoutes({ account }));
-    routes.route('/web/api', contentSiteRoutes({ account, consumeCaptcha: () => false }));
+    routes.route('/api/v1', messageRoutes({ account: headerAccount }));
+    routes.route('/web/api', signingRoutes({ account: headerAccount }));
+    routes.route('/web/api', userCentreRoutes({ account: headerAccount }));
+    routes.route('/web/api', contentSiteRoutes({ account: headerAccount, consumeCaptcha: () => false }));
     routes.route('/files', fileRoutes());
   });
 }, 60_000);

@@ -1,10 +1,11 @@
 // Pixel-font maker benchmark: Noto Sans SC Regular (10 MB) from the seeded library, through the
 // real server as a browser meets it.
 //   npm start once (to seed the library), stop it, then: DATA_DIR=… node tests/bench/pixel-font.ts
+//   (or BENCH_URL=http://… to measure a server that is already running)
 // Figures: one preview line at 16 px (fresh text each time, budget 300 ms), and the whole GB2312
 // font at 16 px in each pixel shape (budget 20 s for squares), against the subset generator making
 // the same font's GB2312 WOFF2 in the same server (the reference run).
-import { spawn } from 'node:child_process';
+import { openBenchSite } from './bench-site.ts';
 
 const GNO = 'noto-sans-sc';
 const PREVIEWS = 20;
@@ -13,16 +14,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const common = [...'永和九年岁在癸丑暮春之初会于会稽山阴之兰亭修禊事也群贤毕至少长咸集此地有崇山峻岭茂林修竹'];
 const freshLine = (run: number) => [...common.slice(run % 10), ...common.slice(0, run % 10)].slice(0, 12).join('');
 
-const port = 4700 + (process.pid % 200);
-const base = `http://localhost:${port}`;
-const server = spawn(process.execPath, ['scripts/start.ts'], {
-  env: { ...process.env, PORT: String(port), FONT_SEED: 'none', LOG_LEVEL: 'warn' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-await new Promise<void>((resolve, reject) => {
-  server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  server.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('is ready at') && resolve());
-});
+const site = await openBenchSite();
+const base = site.base;
 
 async function post<T>(path: string, body: unknown): Promise<T> {
   const res = await fetch(`${base}${path}`, {
@@ -93,5 +86,5 @@ try {
     );
   }
 } finally {
-  server.kill('SIGTERM');
+  site.stop();
 }

@@ -89,3 +89,18 @@ export function routesApp(mount: (app: Hono) => void): Hono {
   });
   return app;
 }
+
+/**
+ * Tests log in by naming the account in a header; sessions themselves are tested with the accounts.
+ * `headerAccount` is the resolver routes take, `as` adds the header to a request.
+ */
+export const headerAccount = async (c: { req: { header(name: string): string | undefined } }) => {
+  const id = c.req.header('x-test-account');
+  return id ? Number(id) : null;
+};
+
+/** A request made as `account` (see headerAccount). */
+export const as = (account: number, init: RequestInit = {}): RequestInit => ({
+  ...init,
+  headers: { ...(init.headers as Record<string, string>), 'x-test-account': String(account) },
+});
