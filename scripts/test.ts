@@ -1,7 +1,8 @@
 // `npm test`: what CI runs. Independent steps run side by side and each one's output is printed
 // whole when it ends, so logs stay readable:
 //   build → ( checks: format, lint, types  ‖  unit, API and database tests  ‖  browser journeys )
-// A failing step does not stop the others; the exit code is non-zero if any failed.
+// A failing step does not stop the others; the exit code is non-zero if any failed. A failed step's
+// output is printed again at the very end, because CI logs are often read from their tail.
 import { spawn } from 'node:child_process';
 
 interface Step {
@@ -9,33 +10,49 @@ interface Step {
   script: string;
 }
 
-function run({ name, script }: Step): Promise<boolean> {
+interface Result {
+  step: Step;
+  passed: boolean;
+  output: Buffer;
+}
+
+function run(step: Step): Promise<Result> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['run', '--silent', step.script], { stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.on('close', (code) => {
       const seconds = Math.round((Date.now() - started) / 1000);
-      process.stdout.write(
-        `\n──── ${name} (npm run ${script}): ${code === 0 ? 'passed' : 'FAILED'} in ${seconds} s ────\n`,
-      );
-      process.stdout.write(Buffer.concat(chunks));
-      resolve(code === 0);
+      const passed = code === 0;
+      const output = Buffer.concat(chunks);
+      process.stdout.write(`\n${banner(step, passed)} in ${seconds} s ────\n`);
+      process.stdout.write(output);
+      resolve({ step, passed, output });
     });
   });
 }
 
+function banner({ name, script }: Step, passed: boolean): string {
+  return `──── ${name} (npm run ${script}): ${passed ? 'passed' : 'FAILED'}`;
+}
+
 // The build comes first: the checks read the types it generates, and both test suites use it.
-const built = await run({ name: 'build', script: 'build' });
-const results = built
+const build = await run({ name: 'build', script: 'build' });
+const results = build.passed
   ? await Promise.all([
       run({ name: 'checks', script: 'check' }),
       run({ name: 'unit, API and database tests', script: 'test:unit' }),
       run({ name: 'browser journeys', script: 'test:e2e' }),
     ])
-  : [false];
-const passed = results.every(Boolean);
-console.log(passed ? '\nAll test steps passed.' : '\nSome test steps failed (see above).');
-process.exitCode = passed ? 0 : 1;
+  : [build];
+const failed = results.filter((result) => !result.passed);
+for (const { step, output } of failed) {
+  process.stdout.write(`\n${banner(step, false)}, its output again ────\n`);
+  process.stdout.write(output);
+}
+console.log(
+  failed.length === 0 ? '\nAll test steps passed.' : `\nFailed: ${failed.map(({ step }) => step.name).join(', ')}.`,
+);
+process.exitCode = failed.length === 0 ? 0 : 1;
