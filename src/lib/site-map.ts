@@ -32,9 +32,8 @@ export const TOOLS: NavItem[] = [
   },
   {
     href: '/tools/wordcloud',
-    soon: true,
     label: '词云图生成',
-    description: '选择模板和字体，把一段文字排成可下载的词云图片。',
+    description: '粘贴一段中文，按词频排进心形、祥云或任意一个字的形状里，用字体库的字体导出 PNG 和可编辑的 SVG。',
   },
   {
     href: '/tools/unidentifiedBody',

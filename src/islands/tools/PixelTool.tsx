@@ -19,6 +19,7 @@ import { PixelEditor } from './PixelEditor.tsx';
 import type { PickedFont } from './picked-font.ts';
 import { isAbort, messageOf } from './picked-font.ts';
 import { ResultFiles } from './ResultFiles.tsx';
+import { Segmented } from './Segmented.tsx';
 import { ToolResult } from './ToolResult.tsx';
 import { ToolRun } from './ToolRun.tsx';
 import { ToolStep } from './ToolStep.tsx';
@@ -315,23 +316,14 @@ export default function PixelTool(): ReactElement {
               <span aria-hidden="true">粗</span>
             </div>
           </div>
-          <p className="tool-field__label" aria-hidden="true">
-            像素形状
-          </p>
-          <fieldset className="segmented">
-            <legend className="visually-hidden">像素形状</legend>
-            {SHAPES.map((option) => (
-              <label key={option.value} className="segmented__option">
-                <input
-                  type="radio"
-                  name="pixel-shape"
-                  checked={shape === option.value}
-                  onChange={() => setShape(option.value)}
-                />
-                <span>{option.label}</span>
-              </label>
-            ))}
-          </fieldset>
+          <Segmented
+            legend="像素形状"
+            showLegend
+            name="pixel-shape"
+            options={SHAPES}
+            value={shape}
+            onChange={setShape}
+          />
         </ToolStep>
 
         <ToolStep id="pixel-step-preview" number={3} title="预览与修字">

@@ -1,21 +1,10 @@
 import { type Canvas, createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { seededRandom } from '../../lib/seeded-random.ts';
 
 /** Size of a captcha background, as AJ-Captcha clients expect it. */
 export const CAPTCHA_WIDTH = 310;
 /** Height of a captcha background. */
 export const CAPTCHA_HEIGHT = 155;
-
-/** A small seeded generator (mulberry32), so each background of the set is drawn the same way every time. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 function pick<T>(list: readonly [T, ...T[]], rand: () => number): T {
   return list[Math.floor(rand() * list.length)] ?? list[0];

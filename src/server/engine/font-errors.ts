@@ -7,7 +7,8 @@ export type FontInputProblem =
   | 'mtx'
   | 'encrypted'
   | 'face-index'
-  | 'incompatible';
+  | 'incompatible'
+  | 'not-image';
 
 const MESSAGES: Record<FontInputProblem, string> = {
   'not-font': '这不是字体文件，请上传 TTF、OTF、TTC、WOFF、WOFF2 或 EOT 格式的字体',
@@ -18,6 +19,7 @@ const MESSAGES: Record<FontInputProblem, string> = {
   encrypted: '字体数据已加密，无法读取',
   'face-index': '字体集合中没有这个序号的字体',
   incompatible: '无法转换为所选格式',
+  'not-image': '图片无法读取，请上传 PNG、JPEG、WebP 或 SVG 图片',
 };
 
 /**

@@ -251,3 +251,18 @@ function cffCharStringSizes(cff: Uint8Array, count: number): Uint32Array | undef
   for (let i = 0; i < count; i++) sizes[i] = (charStrings[i + 1] ?? 0) - (charStrings[i] ?? 0);
   return sizes;
 }
+
+/** A font's typographic ascender and descender (OS/2, else hhea) and its units per em. */
+export function verticalMetrics(font: Sfnt): { ascender: number; descender: number; unitsPerEm: number } {
+  const head = tableOf(font, 'head');
+  const os2 = tableOf(font, 'OS/2');
+  const hhea = tableOf(font, 'hhea');
+  const unitsPerEm = head && head.byteLength >= 20 ? viewOf(head).getUint16(18) || 1000 : 1000;
+  if (os2 && os2.byteLength >= 72) {
+    return { ascender: viewOf(os2).getInt16(68), descender: viewOf(os2).getInt16(70), unitsPerEm };
+  }
+  if (hhea && hhea.byteLength >= 8) {
+    return { ascender: viewOf(hhea).getInt16(4), descender: viewOf(hhea).getInt16(6), unitsPerEm };
+  }
+  return { ascender: unitsPerEm * 0.88, descender: -unitsPerEm * 0.12, unitsPerEm };
+}

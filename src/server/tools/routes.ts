@@ -12,6 +12,7 @@ import { pixelFontRequest, pixelPreviewRequest, previewPixelFont, startPixelFont
 import { pixelProjectRoutes } from './pixel-projects.ts';
 import { startSubset, subsetRequest } from './subset.ts';
 import { receiveUpload } from './uploads.ts';
+import { wordCloudRoutes } from './wordcloud/routes.ts';
 
 const jobParams = z.object({ jobId: z.string().max(64).meta({ label: '任务编号' }) });
 
@@ -19,7 +20,8 @@ const jobParams = z.object({ jobId: z.string().max(64).meta({ label: '任务编�
  * The font tools (SPEC §7 Tools), mounted at /tools/api: POST upload (a temporary font file), POST
  * convert, POST subset and POST pixel (start a job), POST pixel/preview (a line drawn as the pixel
  * font will look, answered at once), GET jobs/:jobId (its state and, when done, its files) and
- * GET files/:token/:name (an output, as an attachment).
+ * GET files/:token/:name (an output, as an attachment). The word cloud's calls are under
+ * /word-cloud (wordcloud/routes.ts).
  */
 export function toolRoutes(): Hono {
   const routes = new Hono();
@@ -41,6 +43,7 @@ export function toolRoutes(): Hono {
     c.json(ok(await startPixelFont(c.req.valid('json'), await toolClient(c)), '已开始生成像素字体')),
   );
   routes.route('/', pixelProjectRoutes());
+  routes.route('/word-cloud', wordCloudRoutes());
   routes.get('/jobs/:jobId', validate('param', jobParams), async (c) => {
     c.header('Cache-Control', 'no-store');
     return c.json(ok(await findJob(c.req.valid('param').jobId)));

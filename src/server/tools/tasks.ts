@@ -17,6 +17,7 @@ import { cmapOf, familyNameOf, glyphSizesOf } from '../engine/sfnt-info.ts';
 import { cutSlices, orderCharacters, SLICE_TARGET_BYTES, sliceBytes } from '../engine/slices.ts';
 import { encodeWoff } from '../engine/woff.ts';
 import { encodeWoff2 } from '../engine/woff2.ts';
+import type { WeightedWord } from '../engine/wordcloud/words.ts';
 import { storage } from '../storage/index.ts';
 import {
   type PixelFontResult,
@@ -25,6 +26,7 @@ import {
   pixelFontTask,
   pixelPreview,
 } from './pixel-tasks.ts';
+import { type CloudTask, type CloudTaskResult, cloudTask, cloudWordsTask } from './wordcloud/tasks.ts';
 
 // The heavy work of the font tools, run inside a worker thread (tools-worker.ts): each task reads
 // its font from storage, reports progress per step and writes its outputs back to storage, so
@@ -62,7 +64,9 @@ export type ToolTask =
   | { kind: 'woff2'; ttf: Uint8Array; outKey: string }
   | { kind: 'coverage'; key: string; faceIndex: number; codePoints: number[]; maxSfntBytes: number }
   | { kind: 'pixelPreview'; source: PixelSource; options: PixelOptions; text: string; edits: PixelEdit[] }
-  | ({ kind: 'pixelFont' } & Parameters<typeof pixelFontTask>[0]);
+  | ({ kind: 'pixelFont' } & Parameters<typeof pixelFontTask>[0])
+  | { kind: 'cloudWords'; text: string; limit: number }
+  | ({ kind: 'cloud' } & CloudTask);
 
 /** What the subset task found and made. */
 export interface SubsetTaskResult {
@@ -90,6 +94,8 @@ export interface TaskResults {
   coverage: { covered: number };
   pixelPreview: PixelPreviewResult;
   pixelFont: PixelFontResult;
+  cloudWords: WeightedWord[];
+  cloud: CloudTaskResult;
 }
 
 async function readFont(key: string): Promise<Uint8Array> {
@@ -217,5 +223,9 @@ export async function runTask(task: ToolTask, progress: Progress): Promise<TaskR
       return pixelPreview(task.source, task.options, task.text, task.edits);
     case 'pixelFont':
       return pixelFontTask(task, progress);
+    case 'cloudWords':
+      return cloudWordsTask(task.text, task.limit);
+    case 'cloud':
+      return cloudTask(task);
   }
 }

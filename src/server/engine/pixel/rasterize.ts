@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
-import { readSfnt, tableOf, viewOf } from '../sfnt.ts';
-import { cmapOf } from '../sfnt-info.ts';
+import { readSfnt } from '../sfnt.ts';
+import { cmapOf, verticalMetrics } from '../sfnt-info.ts';
 import type { Bitmap } from './trace.ts';
 
 /** How glyphs are turned into pixels. */
@@ -30,18 +30,7 @@ const SUPERSAMPLE = 4;
 
 /** The baseline of a font on a grid, from its typographic ascender and descender (OS/2, else hhea). */
 export function pixelLayout(font: Uint8Array, grid: number): PixelLayout {
-  const sfnt = readSfnt(font);
-  const os2 = tableOf(sfnt, 'OS/2');
-  const hhea = tableOf(sfnt, 'hhea');
-  let ascender = 880;
-  let descender = -120;
-  if (os2 && os2.byteLength >= 72) {
-    ascender = viewOf(os2).getInt16(68);
-    descender = viewOf(os2).getInt16(70);
-  } else if (hhea && hhea.byteLength >= 8) {
-    ascender = viewOf(hhea).getInt16(4);
-    descender = viewOf(hhea).getInt16(6);
-  }
+  const { ascender, descender } = verticalMetrics(readSfnt(font));
   const span = ascender - descender;
   const above = span > 0 ? Math.min(grid, Math.max(1, Math.round((grid * ascender) / span))) : grid - 1;
   return { grid, above, below: grid - above };

@@ -1,0 +1,613 @@
+import { type ReactElement, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type ChildFontResource, getFontList } from '../../api/fonts.ts';
+import {
+  type CloudReport,
+  type CloudRequest,
+  type CloudTemplateImage,
+  type CloudTemplateType,
+  type CloudWord,
+  cutWords,
+  drawCloud,
+  getTemplateImages,
+  getTemplateTypes,
+  uploadMask,
+} from '../../api/word-cloud.ts';
+import type { CloudOrientation, CloudPalette, CloudShape } from '../../contract/word-cloud.ts';
+import { debounce } from '../fonts/font-previews.ts';
+import { FontSourcePicker } from './FontSourcePicker.tsx';
+import { isAbort, messageOf, type PickedFont } from './picked-font.ts';
+import { Segmented } from './Segmented.tsx';
+import { ToolStep } from './ToolStep.tsx';
+
+const SAMPLE = `字体设计是一门慢手艺。一款中文字体要设计七千多个汉字，字体设计师先定下风格、字重和字怀，再从笔画写起。好的字体让阅读变得轻松：正文字体要耐看，标题字体要有个性，屏幕上的字体要清晰。思源黑体、思源宋体、站酷快乐体、霞鹜文楷都是设计师喜欢的免费商用字体，字体授权要看清楚授权范围。网页字体需要子集化，像素字体适合游戏和复古设计，书法字体保留毛笔的笔触。字体联盟希望让更多人认识字体、用好字体。`;
+const MAX_TEXT = 50_000;
+
+const PALETTES: Array<{ value: CloudPalette | 'picture'; label: string; colors: string[] }> = [
+  { value: 'vermilion', label: '朱砂', colors: ['#b8261c', '#d9452f', '#e07a3f', '#3d2b26'] },
+  { value: 'ink', label: '水墨', colors: ['#1f1f1f', '#5c5c5c', '#a3a3a3'] },
+  { value: 'celadon', label: '青瓷', colors: ['#1f5e63', '#2f8a84', '#6fb3a6'] },
+  { value: 'porcelain', label: '青花', colors: ['#1b3f8b', '#5b86d6', '#98b4e8'] },
+  { value: 'autumn', label: '秋色', colors: ['#9c3d1c', '#e3a048', '#6f7d33'] },
+  { value: 'spring', label: '春日', colors: ['#d3577a', '#7fb069', '#f4c95d'] },
+  { value: 'neon', label: '霓虹', colors: ['#ff3d7f', '#2ee6d6', '#7c4dff'] },
+  { value: 'picture', label: '取自图片', colors: [] },
+];
+const ORIENTATIONS: Array<{ value: CloudOrientation; label: string }> = [
+  { value: 'horizontal', label: '全部横排' },
+  { value: 'mixed', label: '横竖混排' },
+  { value: 'free', label: '任意角度' },
+];
+const SIZES = [
+  { label: '方形 1000 × 1000', width: 1000, height: 1000 },
+  { label: '横幅 1920 × 1080', width: 1920, height: 1080 },
+  { label: '竖版 1080 × 1920', width: 1080, height: 1920 },
+  { label: '印刷 3000 × 3000', width: 3000, height: 3000 },
+];
+type ShapeMode = 'template' | 'character' | 'picture' | 'none';
+const SHAPE_MODES: Array<{ value: ShapeMode; label: string }> = [
+  { value: 'template', label: '形状模板' },
+  { value: 'character', label: '一个字' },
+  { value: 'picture', label: '上传图片' },
+  { value: 'none', label: '整张画布' },
+];
+
+/**
+ * Text pasted before this script arrived is in the server-rendered field; hydrating would put the
+ * sample back over it, so it is read here, as the module loads, before React takes the field.
+ */
+const earlyText = (() => {
+  if (typeof document === 'undefined') return undefined;
+  const typed = document.querySelector<HTMLTextAreaElement>('textarea.wordcloud__text')?.value;
+  return typed && typed !== SAMPLE ? typed : undefined;
+})();
+
+/** The weight of a family a cloud looks best in: bold, else the nearest to it. */
+function boldest(children: ChildFontResource[]): ChildFontResource | undefined {
+  return [...children]
+    .filter((child) => child.id !== undefined && !child['italic'])
+    .sort((a, b) => Math.abs(Number(a['weight'] ?? 400) - 700) - Math.abs(Number(b['weight'] ?? 400) - 700))[0];
+}
+
+function download(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * The word-cloud generator: text cut into weighted words (editable), a shape (a template, one
+ * character of a library font, or an uploaded picture), the font and colours, and a live preview
+ * drawn on the server; the same layout downloads as PNG or SVG.
+ */
+export default function WordCloudTool(): ReactElement {
+  const ids = {
+    text: useId(),
+    limit: useId(),
+    character: useId(),
+    threshold: useId(),
+    background: useId(),
+    width: useId(),
+    height: useId(),
+    mask: useId(),
+    status: useId(),
+  };
+  const [text, setText] = useState(earlyText ?? SAMPLE);
+  const [limit, setLimit] = useState(200);
+  const [words, setWords] = useState<CloudWord[]>([]);
+  const [wordsError, setWordsError] = useState('');
+  const [defaultFont, setDefaultFont] = useState<PickedFont | null>(null);
+  const [pickedFont, setPickedFont] = useState<PickedFont | null>(null);
+  const [types, setTypes] = useState<CloudTemplateType[]>([]);
+  const [templates, setTemplates] = useState<CloudTemplateImage[]>([]);
+  const [typeId, setTypeId] = useState<number | null>(null);
+  const [shapeMode, setShapeMode] = useState<ShapeMode>('template');
+  const [templateId, setTemplateId] = useState(103);
+  const [character, setCharacter] = useState('字');
+  const [mask, setMask] = useState<{ maskId: string; name: string } | null>(null);
+  const [maskError, setMaskError] = useState('');
+  const [threshold, setThreshold] = useState(50);
+  const [palette, setPalette] = useState<CloudPalette | 'picture'>('vermilion');
+  const [orientation, setOrientation] = useState<CloudOrientation>('mixed');
+  const [verticalText, setVerticalText] = useState(true);
+  const [background, setBackground] = useState('#ffffff');
+  const [transparent, setTransparent] = useState(false);
+  const [size, setSize] = useState({ width: 1000, height: 1000 });
+  const [seed, setSeed] = useState(1);
+  const [image, setImage] = useState<{ url: string; report: CloudReport } | null>(null);
+  const [drawing, setDrawing] = useState(false);
+  const [error, setError] = useState('');
+  const [saving, setSaving] = useState('');
+  const controller = useRef<AbortController | null>(null);
+  const font = pickedFont ?? defaultFont;
+
+  // The most downloaded family, in its boldest regular weight, until the person picks one.
+  useEffect(() => {
+    getFontList({ size: 1 })
+      .then((page) => {
+        const family = page.records[0];
+        const child = family && boldest(family.childFontResource);
+        if (family && child?.id !== undefined) {
+          setDefaultFont({ source: { fontId: child.id }, label: family.familyName, faces: 1 });
+        }
+      })
+      .catch(() => undefined);
+    getTemplateTypes()
+      .then((page) => {
+        setTypes(page.records);
+        setTypeId(page.records[0]?.id ?? null);
+      })
+      .catch(() => undefined);
+    getTemplateImages()
+      .then(setTemplates)
+      .catch(() => undefined);
+  }, []);
+
+  // The words, cut again as the text or the count changes.
+  const cut = useMemo(
+    () =>
+      debounce((value: string, count: number) => {
+        if (!value.trim()) {
+          setWords([]);
+          setWordsError('请粘贴要做成词云的文字');
+          return;
+        }
+        cutWords(value, count)
+          .then((answer) => {
+            setWords(answer.words);
+            setWordsError(answer.words.length === 0 ? '这段文字里没有可用的词（标点、数字和虚词不计）' : '');
+          })
+          .catch((failure: unknown) => setWordsError(messageOf(failure, '分词失败，请稍后再试')));
+      }, 400),
+    [],
+  );
+  useEffect(() => cut(text, limit), [text, limit, cut]);
+
+  const shape: CloudShape | null =
+    shapeMode === 'template'
+      ? { kind: 'template', id: templateId }
+      : shapeMode === 'character'
+        ? [...character.trim()].length === 1
+          ? { kind: 'character', character: character.trim() }
+          : null
+        : shapeMode === 'picture'
+          ? mask
+            ? { kind: 'picture', maskId: mask.maskId }
+            : null
+          : { kind: 'none' };
+  const colors =
+    palette === 'picture' && (shapeMode === 'template' || shapeMode === 'picture')
+      ? 'picture'
+      : palette === 'picture'
+        ? 'vermilion'
+        : palette;
+
+  const request: CloudRequest | null =
+    font && shape && words.length > 0
+      ? {
+          words,
+          font: font.source,
+          shape,
+          threshold: threshold / 100,
+          orientation,
+          verticalText,
+          colors,
+          background: transparent ? 'transparent' : background,
+          width: size.width,
+          height: size.height,
+          seed,
+        }
+      : null;
+  const requestKey = JSON.stringify(request);
+
+  const redraw = useMemo(
+    () =>
+      debounce((next: CloudRequest) => {
+        controller.current?.abort();
+        const current = new AbortController();
+        controller.current = current;
+        setDrawing(true);
+        drawCloud({ ...next, format: 'png' }, current.signal)
+          .then(({ image: blob, report }) => {
+            setImage((old) => {
+              if (old) URL.revokeObjectURL(old.url);
+              return { url: URL.createObjectURL(blob), report };
+            });
+            setError('');
+          })
+          .catch((failure: unknown) => {
+            if (!isAbort(failure)) setError(messageOf(failure, '生成失败，请稍后再试'));
+          })
+          .finally(() => {
+            if (controller.current === current) setDrawing(false);
+          });
+      }, 350),
+    [],
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the request's JSON is its identity
+  useEffect(() => {
+    if (request) redraw(request);
+  }, [requestKey, redraw]);
+
+  async function save(format: 'png' | 'svg' | 'svg-outlines'): Promise<void> {
+    if (!request) return;
+    setSaving(format);
+    try {
+      const { image: blob } = await drawCloud({ ...request, format });
+      download(blob, format === 'png' ? '词云.png' : format === 'svg' ? '词云.svg' : '词云-轮廓.svg');
+    } catch (failure) {
+      setError(messageOf(failure, '下载失败，请稍后再试'));
+    } finally {
+      setSaving('');
+    }
+  }
+
+  async function chooseMask(file: File | undefined): Promise<void> {
+    if (!file) return;
+    setMaskError('');
+    try {
+      const uploaded = await uploadMask(file);
+      setMask({ maskId: uploaded.maskId, name: file.name });
+    } catch (failure) {
+      setMask(null);
+      setMaskError(messageOf(failure, '图片上传失败，请稍后再试'));
+    }
+  }
+
+  function setWeight(index: number, weight: number): void {
+    setWords((list) => list.map((item, i) => (i === index ? { ...item, weight } : item)));
+  }
+
+  const visibleTemplates = templates.filter((item) => typeId === null || item.typeId === typeId);
+  const report = image?.report;
+
+  return (
+    <div className="tool-layout wordcloud">
+      <div className="tool-steps">
+        <ToolStep id="cloud-step-words" number={1} title="文字与词表">
+          <div className="tool-field">
+            <div className="tool-field__row">
+              <label className="tool-field__label" htmlFor={ids.text}>
+                粘贴文字（中文、英文都可以）
+              </label>
+              <span className="tool-field__count">
+                {text.length.toLocaleString('zh-CN')} / {MAX_TEXT.toLocaleString('zh-CN')}
+              </span>
+            </div>
+            <textarea
+              id={ids.text}
+              className="input wordcloud__text"
+              rows={6}
+              maxLength={MAX_TEXT}
+              value={text}
+              onChange={(event) => setText(event.target.value)}
+            />
+          </div>
+          <div className="tool-field">
+            <label className="tool-field__label" htmlFor={ids.limit}>
+              最多使用出现最多的 {limit} 个词
+            </label>
+            <input
+              id={ids.limit}
+              type="range"
+              min={20}
+              max={500}
+              step={10}
+              value={limit}
+              onChange={(event) => setLimit(Number(event.target.value))}
+            />
+          </div>
+          {wordsError && (
+            <p className="tool-error" role="alert">
+              {wordsError}
+            </p>
+          )}
+          {words.length > 0 && (
+            <details className="wordcloud__words">
+              <summary>
+                查看和调整词表（{words.length} 个词，前几位：
+                {words
+                  .slice(0, 5)
+                  .map((item) => item.text)
+                  .join('、')}
+                ）
+              </summary>
+              <p className="pixel-hint">
+                权重越大，字越大。把权重调到最小可以让一个词不那么显眼，点「去掉」则不再使用它。
+              </p>
+              <ol className="wordcloud__word-list">
+                {words.slice(0, 60).map((item, index) => (
+                  <li key={item.text} className="wordcloud__word">
+                    <span className="wordcloud__word-text">{item.text}</span>
+                    <input
+                      type="range"
+                      min={1}
+                      max={100}
+                      value={Math.round(item.weight * 100)}
+                      aria-label={`「${item.text}」的权重`}
+                      onChange={(event) => setWeight(index, Number(event.target.value) / 100)}
+                    />
+                    <button
+                      type="button"
+                      className="btn btn--ghost btn--sm"
+                      aria-label={`去掉「${item.text}」`}
+                      onClick={() => setWords((list) => list.filter((_, i) => i !== index))}
+                    >
+                      去掉
+                    </button>
+                  </li>
+                ))}
+              </ol>
+            </details>
+          )}
+        </ToolStep>
+
+        <ToolStep id="cloud-step-shape" number={2} title="形状">
+          <Segmented
+            legend="形状来源"
+            name="cloud-shape-mode"
+            options={SHAPE_MODES}
+            value={shapeMode}
+            onChange={setShapeMode}
+          />
+          {shapeMode === 'template' && (
+            <>
+              <Segmented
+                legend="模板分类"
+                name="cloud-template-type"
+                options={types.map((type) => ({ value: type.id, label: type.name }))}
+                value={typeId ?? 0}
+                onChange={setTypeId}
+              />
+              <fieldset className="wordcloud__templates">
+                <legend className="visually-hidden">形状模板</legend>
+                {visibleTemplates.map((item) => (
+                  <label key={item.id} className="wordcloud__template">
+                    <input
+                      type="radio"
+                      name="cloud-template"
+                      checked={templateId === item.id}
+                      onChange={() => setTemplateId(item.id)}
+                    />
+                    <span className="wordcloud__tile">
+                      <img src={item.url} alt="" width={56} height={56} loading="lazy" />
+                      {item.name}
+                    </span>
+                  </label>
+                ))}
+              </fieldset>
+            </>
+          )}
+          {shapeMode === 'character' && (
+            <div className="tool-field pixel-inline">
+              <label className="tool-field__label" htmlFor={ids.character}>
+                用哪个字做形状
+              </label>
+              <input
+                id={ids.character}
+                className="input wordcloud__character"
+                value={character}
+                maxLength={2}
+                onChange={(event) => setCharacter(event.target.value)}
+              />
+              <span className="pixel-hint">用下面选的字体写出这个字，例如「福」「字」「春」</span>
+            </div>
+          )}
+          {shapeMode === 'picture' && (
+            <div className="tool-field">
+              <label className="tool-field__label" htmlFor={ids.mask}>
+                上传形状图片（PNG、JPEG、WebP 或 SVG，10 MB 以内）
+              </label>
+              <input
+                id={ids.mask}
+                type="file"
+                accept="image/png,image/jpeg,image/webp,image/svg+xml"
+                onChange={(event) => void chooseMask(event.target.files?.[0])}
+              />
+              <p className="pixel-hint">
+                {mask ? `正在使用：${mask.name}。` : ''}透明背景的图片按不透明部分取形；不透明的图片按深色部分取形。
+              </p>
+              {maskError && (
+                <p className="tool-error" role="alert">
+                  {maskError}
+                </p>
+              )}
+              <label className="tool-field__label" htmlFor={ids.threshold}>
+                深浅阈值 {threshold}%
+              </label>
+              <input
+                id={ids.threshold}
+                type="range"
+                min={5}
+                max={95}
+                step={5}
+                value={threshold}
+                onChange={(event) => setThreshold(Number(event.target.value))}
+              />
+            </div>
+          )}
+        </ToolStep>
+
+        <ToolStep id="cloud-step-style" number={3} title="字体与样式">
+          <FontSourcePicker initialMode="library" onChange={setPickedFont} />
+          {!pickedFont && defaultFont && <p className="pixel-hint">未选择时使用「{defaultFont.label}」。</p>}
+          <fieldset className="wordcloud__palettes">
+            <legend className="tool-field__label">配色</legend>
+            {PALETTES.map((option) => (
+              <label key={option.value} className="wordcloud__palette">
+                <input
+                  type="radio"
+                  name="cloud-palette"
+                  checked={palette === option.value}
+                  onChange={() => setPalette(option.value)}
+                />
+                <span className="wordcloud__chip">
+                  <span className="wordcloud__swatches" aria-hidden="true">
+                    {option.colors.map((color) => (
+                      <i key={color} style={{ background: color }} />
+                    ))}
+                  </span>
+                  {option.label}
+                </span>
+              </label>
+            ))}
+          </fieldset>
+          {palette === 'picture' && shapeMode !== 'template' && shapeMode !== 'picture' && (
+            <p className="pixel-hint">「取自图片」配色需要形状模板或上传的图片，现在先用朱砂配色。</p>
+          )}
+          <Segmented
+            legend="文字方向"
+            showLegend
+            name="cloud-orientation"
+            options={ORIENTATIONS}
+            value={orientation}
+            onChange={setOrientation}
+          />
+          {orientation === 'mixed' && (
+            <label className="wordcloud__check">
+              <input
+                type="checkbox"
+                checked={verticalText}
+                onChange={(event) => setVerticalText(event.target.checked)}
+              />
+              竖着的中文词按竖排书写（字头朝上），而不是整体转 90°
+            </label>
+          )}
+          <div className="wordcloud__row">
+            <label className="wordcloud__check" htmlFor={ids.background}>
+              背景色
+              <input
+                id={ids.background}
+                type="color"
+                value={background}
+                disabled={transparent}
+                onChange={(event) => setBackground(event.target.value)}
+              />
+            </label>
+            <label className="wordcloud__check">
+              <input type="checkbox" checked={transparent} onChange={(event) => setTransparent(event.target.checked)} />
+              透明背景
+            </label>
+          </div>
+          <fieldset className="wordcloud__sizes">
+            <legend className="tool-field__label">画布尺寸（像素）</legend>
+            <div className="wordcloud__row">
+              {SIZES.map((option) => (
+                <button
+                  key={option.label}
+                  type="button"
+                  className="btn btn--ghost btn--sm"
+                  aria-pressed={size.width === option.width && size.height === option.height}
+                  onClick={() => setSize({ width: option.width, height: option.height })}
+                >
+                  {option.label}
+                </button>
+              ))}
+            </div>
+            <div className="wordcloud__row">
+              <label htmlFor={ids.width}>宽</label>
+              <input
+                id={ids.width}
+                className="input pixel-number"
+                type="number"
+                min={600}
+                max={4000}
+                step={10}
+                value={size.width}
+                onChange={(event) => {
+                  const value = Math.round(Number(event.target.value));
+                  if (value >= 600 && value <= 4000) setSize((s) => ({ ...s, width: value }));
+                }}
+              />
+              <label htmlFor={ids.height}>高</label>
+              <input
+                id={ids.height}
+                className="input pixel-number"
+                type="number"
+                min={600}
+                max={4000}
+                step={10}
+                value={size.height}
+                onChange={(event) => {
+                  const value = Math.round(Number(event.target.value));
+                  if (value >= 600 && value <= 4000) setSize((s) => ({ ...s, height: value }));
+                }}
+              />
+              <span className="pixel-hint">600 到 4000</span>
+            </div>
+          </fieldset>
+        </ToolStep>
+      </div>
+
+      <section className="tool-result wordcloud__result" aria-labelledby="cloud-result-title">
+        <h2 id="cloud-result-title" className="tool-result__title">
+          预览与下载
+        </h2>
+        <div
+          className="wordcloud__preview"
+          data-drawing={drawing ? '' : undefined}
+          data-transparent={transparent ? '' : undefined}
+        >
+          {image ? (
+            <img
+              src={image.url}
+              alt={`词云预览：${words
+                .slice(0, 8)
+                .map((item) => item.text)
+                .join('、')}等`}
+              width={size.width}
+              height={size.height}
+            />
+          ) : (
+            <p className="tool-result__empty">{font ? '正在生成词云……' : '正在准备字体……'}</p>
+          )}
+        </div>
+        <p id={ids.status} className="tool-result__summary" aria-live="polite">
+          {drawing
+            ? '正在重新排版……'
+            : error
+              ? ''
+              : report
+                ? `已排入 ${report.placed} 个词${report.dropped.length ? `，${report.dropped.length} 个词放不下` : ''}${report.missing.length ? `；这款字体缺字，未使用：${report.missing.slice(0, 8).join('、')}${report.missing.length > 8 ? ' 等' : ''}` : ''}。`
+                : ''}
+        </p>
+        {error && (
+          <p className="tool-error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="wordcloud__actions">
+          <button type="button" className="btn btn--ghost" disabled={!request} onClick={() => setSeed((s) => s + 1)}>
+            换一种排列
+          </button>
+          <button
+            type="button"
+            className="btn btn--primary"
+            disabled={!request || saving !== ''}
+            onClick={() => void save('png')}
+          >
+            {saving === 'png' ? '正在准备……' : '下载 PNG'}
+          </button>
+          <button type="button" className="btn" disabled={!request || saving !== ''} onClick={() => void save('svg')}>
+            {saving === 'svg' ? '正在准备……' : '下载 SVG（文字可编辑）'}
+          </button>
+          <button
+            type="button"
+            className="btn"
+            disabled={!request || saving !== ''}
+            onClick={() => void save('svg-outlines')}
+          >
+            {saving === 'svg-outlines' ? '正在准备……' : '下载 SVG（转曲）'}
+          </button>
+        </div>
+        <p className="pixel-hint">
+          下载的图片与预览排版相同。可编辑的 SVG 内嵌了只含这些字的网页字体；转曲版把文字变成路径，适合印刷和刻字。
+        </p>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import { expect, test } from '@playwright/test';
+
+test('paste text, pick a shape and a font, see the cloud, and download it as PNG and SVG', async ({ page }) => {
+  await page.goto('/tools/wordcloud');
+  const text = `${'人民 文化 历史 艺术 市场 中心 水平 人才 '.repeat(6)}文化 艺术 文化`;
+  await page.getByLabel(/粘贴文字/).fill(text);
+  // The choices are radio buttons drawn as tabs and tiles; a person clicks what they see.
+  await page.getByText('自然', { exact: true }).click();
+  await page.getByText('云朵', { exact: true }).click();
+  await expect(page.getByRole('radio', { name: '云朵' })).toBeChecked();
+  await page.getByLabel('搜索字体库').fill('站酷快乐体');
+  await page
+    .getByRole('radio', { name: /站酷快乐体/ })
+    .first()
+    .check();
+
+  const preview = page.getByRole('img', { name: /词云预览：文化、艺术/ });
+  await expect(preview).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('已排入 8 个词。')).toBeVisible();
+  const first = await preview.getAttribute('src');
+  await page.getByRole('button', { name: '换一种排列' }).click();
+  await expect.poll(() => preview.getAttribute('src')).not.toBe(first);
+
+  const [png] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: '下载 PNG' }).click(),
+  ]);
+  expect(png.suggestedFilename()).toBe('词云.png');
+  expect(
+    fs
+      .readFileSync(await png.path())
+      .subarray(1, 4)
+      .toString(),
+  ).toBe('PNG');
+  const [svg] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: '下载 SVG（文字可编辑）' }).click(),
+  ]);
+  const body = fs.readFileSync(await svg.path(), 'utf8');
+  expect(body).toContain('<svg');
+  expect(body).toContain('>文化</text>');
+  // The family is named beside the embedded face, so design tools find the installed font.
+  expect(body).toMatch(/font-family:'cloud-face', '(ZCOOL KuaiLe|站酷快乐体)'/);
+});
