@@ -7,6 +7,7 @@ declare global {
   interface Window {
     __earlyClicks?: Element[];
     __earlySubmits?: HTMLFormElement[];
+    __earlyInputs?: Record<string, string>;
   }
 }
 
@@ -20,6 +21,19 @@ export function takeEarlySubmit(form: HTMLFormElement | null): boolean {
   if (!form || !queue.includes(form)) return false;
   window.__earlySubmits = queue.filter((element) => element !== form);
   return true;
+}
+
+/**
+ * For an island's field marked `data-early-input="<key>"`: what was typed into it before the island
+ * hydrated (the inline listener in Head.astro kept it), or undefined. Hydrating a controlled field
+ * puts the island's state back into it, so the island starts from this instead.
+ */
+export function takeEarlyInput(key: string): string | undefined {
+  if (typeof window === 'undefined') return undefined;
+  const inputs = window.__earlyInputs ?? {};
+  const value = inputs[key];
+  delete inputs[key];
+  return value;
 }
 
 /** Marks the page's buttons that match `selector` as handled and replays clicks kept for them. */

@@ -15,9 +15,15 @@ test('paste text, pick a shape and a font, see the cloud, and download it as PNG
     .first()
     .check();
 
-  const preview = page.getByRole('img', { name: /词云预览：文化、艺术/ });
-  await expect(preview).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('img', { name: /词云预览：文化、艺术/ })).toBeVisible({ timeout: 20_000 });
+  const preview = page.getByRole('img', { name: /词云预览/ });
   await expect(page.getByText('已排入 8 个词。')).toBeVisible();
+  // A word typed into the list joins the cloud as its strongest word.
+  await page.getByText(/查看和调整词表/).click();
+  await page.getByLabel('添加一个词').fill('造字联盟');
+  await page.getByRole('button', { name: '加入词表' }).click();
+  await expect(page.getByText('已排入 9 个词。')).toBeVisible();
+  await expect(page.getByRole('img', { name: /词云预览：造字联盟、文化/ })).toBeVisible();
   const first = await preview.getAttribute('src');
   await page.getByRole('button', { name: '换一种排列' }).click();
   await expect.poll(() => preview.getAttribute('src')).not.toBe(first);
@@ -39,7 +45,9 @@ test('paste text, pick a shape and a font, see the cloud, and download it as PNG
   ]);
   const body = fs.readFileSync(await svg.path(), 'utf8');
   expect(body).toContain('<svg');
-  expect(body).toContain('>文化</text>');
+  // Words stay text (a column's characters are spans of one text element).
+  const texts = [...body.matchAll(/<text[^>]*>(.*?)<\/text>/g)].map((match) => match[1]?.replace(/<[^>]+>/g, ''));
+  expect(texts).toEqual(expect.arrayContaining(['造字联盟', '文化', '艺术']));
   // The family is named beside the embedded face, so design tools find the installed font.
   expect(body).toMatch(/font-family:'cloud-face', '(ZCOOL KuaiLe|站酷快乐体)'/);
 });

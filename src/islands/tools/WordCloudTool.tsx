@@ -13,6 +13,7 @@ import {
   uploadMask,
 } from '../../api/word-cloud.ts';
 import type { CloudOrientation, CloudPalette, CloudShape } from '../../contract/word-cloud.ts';
+import { takeEarlyInput } from '../../lib/early-clicks.ts';
 import { debounce } from '../fonts/font-previews.ts';
 import { FontSourcePicker } from './FontSourcePicker.tsx';
 import { isAbort, messageOf, type PickedFont } from './picked-font.ts';
@@ -51,16 +52,6 @@ const SHAPE_MODES: Array<{ value: ShapeMode; label: string }> = [
   { value: 'none', label: '整张画布' },
 ];
 
-/**
- * Text pasted before this script arrived is in the server-rendered field; hydrating would put the
- * sample back over it, so it is read here, as the module loads, before React takes the field.
- */
-const earlyText = (() => {
-  if (typeof document === 'undefined') return undefined;
-  const typed = document.querySelector<HTMLTextAreaElement>('textarea.wordcloud__text')?.value;
-  return typed && typed !== SAMPLE ? typed : undefined;
-})();
-
 /** The weight of a family a cloud looks best in: bold, else the nearest to it. */
 function boldest(children: ChildFontResource[]): ChildFontResource | undefined {
   return [...children]
@@ -95,8 +86,10 @@ export default function WordCloudTool(): ReactElement {
     height: useId(),
     mask: useId(),
     status: useId(),
+    newWord: useId(),
   };
-  const [text, setText] = useState(earlyText ?? SAMPLE);
+  const [newWord, setNewWord] = useState('');
+  const [text, setText] = useState(SAMPLE);
   const [limit, setLimit] = useState(200);
   const [words, setWords] = useState<CloudWord[]>([]);
   const [wordsError, setWordsError] = useState('');
@@ -118,12 +111,19 @@ export default function WordCloudTool(): ReactElement {
   const [transparent, setTransparent] = useState(false);
   const [size, setSize] = useState({ width: 1000, height: 1000 });
   const [seed, setSeed] = useState(1);
-  const [image, setImage] = useState<{ url: string; report: CloudReport } | null>(null);
+  const [image, setImage] = useState<{ url: string; report: CloudReport; words: string[] } | null>(null);
   const [drawing, setDrawing] = useState(false);
   const [error, setError] = useState('');
   const [saving, setSaving] = useState('');
   const controller = useRef<AbortController | null>(null);
   const font = pickedFont ?? defaultFont;
+
+  // Text pasted before this script arrived is kept: hydrating put the sample back in the field,
+  // and the inline listener in Head.astro kept what was typed.
+  useEffect(() => {
+    const typed = takeEarlyInput('wordcloud-text');
+    if (typed !== undefined) setText(typed);
+  }, []);
 
   // The most downloaded family, in its boldest regular weight, until the person picks one.
   useEffect(() => {
@@ -215,7 +215,8 @@ export default function WordCloudTool(): ReactElement {
           .then(({ image: blob, report }) => {
             setImage((old) => {
               if (old) URL.revokeObjectURL(old.url);
-              return { url: URL.createObjectURL(blob), report };
+              // The picture's description names the words it was drawn from, not the words typed since.
+              return { url: URL.createObjectURL(blob), report, words: (next.words ?? []).map((item) => item.text) };
             });
             setError('');
           })
@@ -281,6 +282,7 @@ export default function WordCloudTool(): ReactElement {
             <textarea
               id={ids.text}
               className="input wordcloud__text"
+              data-early-input="wordcloud-text"
               rows={6}
               maxLength={MAX_TEXT}
               value={text}
@@ -342,6 +344,29 @@ export default function WordCloudTool(): ReactElement {
                   </li>
                 ))}
               </ol>
+              <form
+                className="wordcloud__row wordcloud__add"
+                onSubmit={(event) => {
+                  event.preventDefault();
+                  const word = newWord.trim();
+                  if (!word || word.length > 20 || words.some((item) => item.text === word)) return;
+                  setWords((list) => [{ text: word, weight: 1 }, ...list]);
+                  setNewWord('');
+                }}
+              >
+                <label htmlFor={ids.newWord}>添加一个词</label>
+                <input
+                  id={ids.newWord}
+                  className="input pixel-number"
+                  value={newWord}
+                  maxLength={20}
+                  onChange={(event) => setNewWord(event.target.value)}
+                />
+                <button type="submit" className="btn btn--sm">
+                  加入词表
+                </button>
+                <span className="pixel-hint">新加的词排在最前、权重最大；改动文字会重新分词。</span>
+              </form>
             </details>
           )}
         </ToolStep>
@@ -555,10 +580,7 @@ export default function WordCloudTool(): ReactElement {
           {image ? (
             <img
               src={image.url}
-              alt={`词云预览：${words
-                .slice(0, 8)
-                .map((item) => item.text)
-                .join('、')}等`}
+              alt={`词云预览：${image.words.slice(0, 8).join('、')}等`}
               width={size.width}
               height={size.height}
             />
