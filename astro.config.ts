@@ -45,6 +45,25 @@ export default defineConfig({
         navigateFallback: null,
         cleanupOutdatedCaches: true,
         runtimeCaching: [
+          // Articles, encyclopedia entries, cases, albums and collections a reader opened stay
+          // readable offline: the network first, the copy kept when it does not answer.
+          {
+            urlPattern: ({ request, url }) =>
+              request.mode === 'navigate' && /^\/(news|zixun|baike|case|album|heji)\/[^/]+$/.test(url.pathname),
+            handler: 'NetworkFirst',
+            options: {
+              cacheName: 'reading',
+              networkTimeoutSeconds: 5,
+              expiration: { maxEntries: 40, maxAgeSeconds: 30 * 24 * 3600 },
+              precacheFallback: { fallbackURL: '/offline' },
+            },
+          },
+          // Their covers and pictures, kept as they were seen.
+          {
+            urlPattern: ({ request, url }) => request.destination === 'image' && url.pathname.startsWith('/files/'),
+            handler: 'CacheFirst',
+            options: { cacheName: 'reading-images', expiration: { maxEntries: 200, maxAgeSeconds: 30 * 24 * 3600 } },
+          },
           {
             urlPattern: ({ request }) => request.mode === 'navigate',
             handler: 'NetworkOnly',

@@ -123,6 +123,28 @@ test.describe('the service worker', () => {
     await context.setOffline(false);
   });
 
+  test('keeps an article read online for reading offline, and the offline page lists it', async ({ page, context }) => {
+    await page.goto('/');
+    await page.evaluate(async () => navigator.serviceWorker.ready);
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+    await page.goto('/news');
+    const link = page.locator('main a[href^="/news/"]').first();
+    const href = (await link.getAttribute('href')) ?? '';
+    await link.click();
+    const title = (await page.getByRole('heading', { level: 1 }).textContent())?.trim() ?? '';
+    expect(title).not.toBe('');
+
+    await context.setOffline(true);
+    await page.goto(href);
+    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    await page.goto('/baike').catch(() => undefined);
+    await expect(page.getByRole('heading', { level: 1, name: '网络未连接' })).toBeVisible();
+    const saved = page.getByRole('region', { name: '离线也能读的文章' });
+    await expect(saved.getByRole('link', { name: title })).toHaveAttribute('href', href);
+    await context.setOffline(false);
+  });
+
   test('ships a manifest with the site name and icons', async ({ request }) => {
     const response = await request.get('/manifest.webmanifest');
     expect(response.ok()).toBe(true);
