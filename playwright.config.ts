@@ -54,6 +54,12 @@ export default defineConfig({
       // The fixture library lacks most fonts the content names; those warnings are expected here.
       LOG_LEVEL: 'error',
       DATABASE_URL: '',
+      // Record numbers and channels as an operator sets them (the defaults show none).
+      SITE_ICP: '京ICP备20260001号-1',
+      SITE_PSB: '京公网安备11010502000001号',
+      CONTACT_EMAIL: 'hello@font-alliance.example',
+      CONTACT_PHONE: '010-6000 0000',
+      CONTACT_WECHAT: '造字联盟',
     },
   },
 });

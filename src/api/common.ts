@@ -1,3 +1,4 @@
+import type { SiteContact } from '../contract/site.ts';
 import { get, post, quietHttp } from './http.ts';
 import type { Id, Page, PageQuery, Query } from './types.ts';
 
@@ -44,6 +45,9 @@ export const getAds = (query: Query = {}) => get<Item[]>('/web/api/fontOverride/
  * client: a failure leaves the list empty instead of interrupting the visitor.
  */
 export const getFriendLinks = () => quietHttp<FriendLink[]>('/web/api/friendshipLinks/getFriendshipLinks');
+
+/** The site's record numbers and contact channels, as the operator configured them. */
+export const getSiteContact = () => quietHttp<SiteContact>('/web/api/site/contact');
 
 /** Suggested search keywords. */
 export const getKeywords = (query: Query = {}) => get<Item[]>('/web/api/keyword/getKeyword', query);

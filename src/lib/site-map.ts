@@ -47,8 +47,12 @@ export const TOOLS: NavItem[] = [
 export const MAIN_NAV: NavItem[] = [
   { href: '/', label: '首页', description: '造字联盟官网首页。' },
   { href: '/font', label: '字体库', description: '浏览联盟收录的中文字体，按风格、字重和授权筛选，在线预览与下载。' },
-  { href: '/album', label: '专辑', description: '按主题整理的字体专辑，一次了解同一风格或用途的多款字体。' },
-  { href: '/heji', label: '合集', description: '可整包下载的字体合集，适合一次配齐一个项目要用的字体。' },
+  { href: '/album', label: '专辑', description: '按风格和主题整理的字体专辑：读一篇导语，认识一组气质相近的字体。' },
+  {
+    href: '/heji',
+    label: '合集',
+    description: '为一种用途配好的字体组合：标题、正文、点缀各有分工，可以整包下载，直接用进项目。',
+  },
   { href: '/news', label: '资讯', description: '字体行业动态、新字体发布与联盟活动的报道。' },
   { href: '/baike', label: '书法百科', description: '按书体和碑帖整理的书法知识：楷、行、草、隶、篆与历代书家。' },
   { href: '/zixun', label: '字体咨询', description: '选字、授权、排版与字体制作中的常见问题，由设计师和编辑解答。' },

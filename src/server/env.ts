@@ -10,6 +10,22 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(4321),
   SITE_URL: z.url().default('http://localhost:4321'),
   SITE_TITLE: z.string().min(1).default('造字联盟官网'),
+  // The footer's record numbers and the contact page's channels (README "Configuration").
+  SITE_ICP: z
+    .string()
+    .regex(/^\p{Script=Han}ICP[备证]\d{6,10}号(-\d{1,3})?$/u, 'must read like 京ICP备12345678号 or 京ICP备12345678号-1')
+    .optional(),
+  SITE_PSB: z
+    .string()
+    .regex(/^\p{Script=Han}公网安备\d{14}号$/u, 'must read like 京公网安备11010502000001号')
+    .optional(),
+  CONTACT_EMAIL: z.email().optional(),
+  CONTACT_PHONE: z
+    .string()
+    .regex(/^\+?[\d\- ]{5,20}$/, 'must be a phone number (digits, spaces, dashes, an optional +)')
+    .optional(),
+  CONTACT_WECHAT: z.string().max(40).optional(),
+  CONTACT_ADDRESS: z.string().max(120).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().min(1).default('data'),
   DATABASE_URL: z

@@ -1,6 +1,7 @@
 import { atom } from 'nanostores';
 import type { FriendLink } from '../api/common.ts';
 import type { HomeData } from '../api/home.ts';
+import type { SiteContact } from '../contract/site.ts';
 import { readStorage, writeStorage } from '../lib/storage.ts';
 import { resumeSession } from './user.ts';
 
@@ -30,6 +31,8 @@ export interface DownloadModalState {
 export const $appTitle = atom(DEFAULT_APP_TITLE);
 /** The footer's friendly links, highest `sort` first. */
 export const $friendLinks = atom<FriendLink[]>([]);
+/** The site's record numbers and contact channels; empty until loaded, or when none are set. */
+export const $siteContact = atom<SiteContact>({});
 /** The download modal. */
 export const $downloadModal = atom<DownloadModalState>({ visible: true, files: [] });
 /** The home page's data, cached until a reload is asked for. */
@@ -49,6 +52,16 @@ export async function loadFriendLinks(): Promise<void> {
     $friendLinks.set(sortFriendLinks((await getFriendLinks()) ?? []));
   } catch {
     // The footer simply shows no links; nothing the visitor must act on.
+  }
+}
+
+/** Loads the record numbers and contact channels; a failure leaves them unshown. */
+export async function loadSiteContact(): Promise<void> {
+  const { getSiteContact } = await import('../api/common.ts');
+  try {
+    $siteContact.set((await getSiteContact()) ?? {});
+  } catch {
+    // The footer shows no record numbers; nothing the visitor must act on.
   }
 }
 
@@ -110,11 +123,14 @@ export function closeDownloadModal(): void {
   $downloadModal.set({ ...$downloadModal.get(), visible: false });
 }
 
-/** Site-wide start-up (SPEC §2): resume a returning user's session, then load the friendly links. */
+/**
+ * Site-wide start-up (SPEC §2): resume a returning user's session, then load the friendly links and
+ * the footer's record numbers.
+ */
 export async function startSite(): Promise<void> {
   const title = globalThis.document?.documentElement.dataset['siteTitle'];
   if (title) $appTitle.set(title);
   restoreDark();
   await resumeSession();
-  await loadFriendLinks();
+  await Promise.all([loadFriendLinks(), loadSiteContact()]);
 }

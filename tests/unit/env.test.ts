@@ -19,9 +19,18 @@ describe('parseEnv', () => {
     ['DATABASE_URL', 'mysql://localhost/db'],
     ['LOG_LEVEL', 'loud'],
     ['FONT_SEED', 'everything'],
+    ['SITE_ICP', 'ICP 12345678'],
+    ['SITE_PSB', '京公网安备123号'],
+    ['CONTACT_EMAIL', 'not-an-address'],
+    ['CONTACT_PHONE', 'call us'],
   ])('rejects %s=%s with a message that names the variable', (name, value) => {
     expect(() => parseEnv({ [name]: value })).toThrow(EnvError);
     expect(() => parseEnv({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));
+  });
+
+  test('takes record numbers as they are written', () => {
+    const config = parseEnv({ SITE_ICP: '京ICP备12345678号-1', SITE_PSB: '京公网安备11010502000001号' });
+    expect([config.SITE_ICP, config.SITE_PSB]).toEqual(['京ICP备12345678号-1', '京公网安备11010502000001号']);
   });
 
   test('treats an empty DATABASE_URL as unset, so .env.example works as it is', () => {

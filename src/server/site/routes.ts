@@ -1,12 +1,14 @@
 import { Hono } from 'hono';
 import { cachedRead, DOWNLOADS_TAG, EVERY_SECTION } from '../http/answer-cache.ts';
 import { ok } from '../http/envelope.ts';
+import { siteContact } from './contact.ts';
 import { listFriendLinks } from './friend-links.ts';
 import { siteNumbers } from './numbers.ts';
 
 /**
  * Site-wide data, mounted at /web/api (SPEC §7 Common): GET /friendshipLinks/getFriendshipLinks and
- * GET /marketing-dict/dict-number (the library's and the community's numbers).
+ * GET /marketing-dict/dict-number (the library's and the community's numbers), and GET
+ * /site/contact (the record numbers and contact channels from configuration).
  */
 export function siteRoutes(): Hono {
   const routes = new Hono();
@@ -16,5 +18,9 @@ export function siteRoutes(): Hono {
   routes.get('/marketing-dict/dict-number', cachedRead({ tags: [EVERY_SECTION, DOWNLOADS_TAG] }), async (c) =>
     c.json(ok(await siteNumbers())),
   );
+  routes.get('/site/contact', (c) => {
+    c.header('Cache-Control', 'public, max-age=300');
+    return c.json(ok(siteContact()));
+  });
   return routes;
 }
