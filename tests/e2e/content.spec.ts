@@ -15,7 +15,8 @@ test.describe('reading journey', () => {
     await expect(page).toHaveURL(/\/news$/);
     await expect(page.getByRole('heading', { level: 1, name: '资讯' })).toBeVisible();
 
-    const first = page.locator('main ol').getByRole('heading', { level: 3 }).first().getByRole('link');
+    // List cards are titled h2, right under the page's h1.
+    const first = page.locator('main ol').getByRole('heading', { level: 2 }).first().getByRole('link');
     const title = (await first.textContent())?.trim() ?? '';
     await first.click();
     await expect(page).toHaveURL(/\/news\/\d+$/);
@@ -40,7 +41,7 @@ test.describe('reading journey', () => {
 
     // An album: favourite it and follow its download link to a zip.
     await page.goto('/album');
-    await page.locator('main ul').getByRole('heading', { level: 3 }).first().getByRole('link').click();
+    await page.locator('main ul').getByRole('heading', { level: 2 }).first().getByRole('link').click();
     await expect(page).toHaveURL(/\/album\/\d+$/);
     await page.getByRole('button', { name: '收藏' }).click();
     await expect(page.getByRole('button', { name: '已收藏' })).toBeVisible();
