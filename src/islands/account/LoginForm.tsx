@@ -1,4 +1,5 @@
 import { type FormEvent, type ReactElement, useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { login, smsLogin } from '../../api/account.ts';
 import { RequestError } from '../../api/http.ts';
 import { takeEarlySubmit } from '../../lib/early-clicks.ts';
@@ -61,8 +62,10 @@ function PasswordLogin({ verify, onDone }: Pick<AccountFormProps, 'verify' | 'on
     } catch (error) {
       // A closed puzzle needs no words; anything else is said next to the password.
       if (error instanceof RequestError) {
-        setErrors({ account: null, password: error.message });
-        focusFirstError(form);
+        // After an await React commits on its own schedule, which a busy machine can put after the
+        // next frame; the error is drawn now so the focus surely finds the field it marks.
+        flushSync(() => setErrors({ account: null, password: error.message }));
+        form.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus();
       }
     } finally {
       setBusy(false);
