@@ -41,7 +41,9 @@ describe('checkNewPassword', () => {
 describe('hashPassword and verifyPassword', () => {
   test('hash with argon2id and verify exactly as typed', async () => {
     const stored = await hashPassword('Ｆｕｌｌｗｉｄｔｈ 密码');
-    expect(stored).toMatch(new RegExp(`^\\$argon2id\\$v=19\\$m=${ARGON2_PARAMS.memoryCost},t=1,p=1\\$`));
+    expect(stored).toMatch(
+      new RegExp(`^\\$argon2id\\$v=19\\$m=${ARGON2_PARAMS.memoryCost},t=${ARGON2_PARAMS.timeCost},p=1\\$`),
+    );
     expect(await verifyPassword(stored, 'Ｆｕｌｌｗｉｄｔｈ 密码')).toBe(true);
     expect(await verifyPassword(stored, 'Fullwidth 密码')).toBe(false);
     expect(await verifyPassword(stored, 'Ｆｕｌｌｗｉｄｔｈ 密码 ')).toBe(false);
@@ -55,10 +57,11 @@ describe('hashPassword and verifyPassword', () => {
 
 describe('needsRehash', () => {
   test.each([
-    ['$argon2id$v=19$m=47104,t=1,p=1$c2FsdHNhbHQ$aGFzaA', false],
+    ['$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaA', false],
     ['$argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHQ$aGFzaA', false],
-    ['$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaA', true],
-    ['$argon2id$v=19$m=47104,t=0,p=1$c2FsdHNhbHQ$aGFzaA', true],
+    ['$argon2id$v=19$m=47104,t=1,p=1$c2FsdHNhbHQ$aGFzaA', true],
+    ['$argon2id$v=19$m=19456,t=1,p=1$c2FsdHNhbHQ$aGFzaA', true],
+    ['$argon2id$v=19$m=12288,t=3,p=1$c2FsdHNhbHQ$aGFzaA', true],
     ['$argon2i$v=19$m=65536,t=3,p=1$c2FsdHNhbHQ$aGFzaA', true],
     ['$2b$10$abcdefghijklmnopqrstuu', true],
   ])('answers %s → %s', (stored, expected) => {
