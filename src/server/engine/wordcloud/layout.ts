@@ -74,6 +74,10 @@ const FILL = 0.72;
 const PROBE = 48;
 /** Words placed from the shape's centre; later ones start at a random free cell. */
 const CENTRED_WORDS = 8;
+/** Layouts tried a size larger when every word fit, each GROW times the last, until COVER is reached. */
+const GROW_TRIES = 3;
+const GROW = 1.18;
+const COVER = 0.65;
 
 const HAN = /\p{Script=Han}/u;
 
@@ -90,6 +94,13 @@ class Board {
   spanY = 0;
 
   readonly cell: number;
+
+  /** A copy to place words on, leaving this board as it was. */
+  clone(): Board {
+    const copy = Object.create(Board.prototype) as Board;
+    Object.assign(copy, this, { taken: this.taken.slice() });
+    return copy;
+  }
 
   constructor(mask: Mask, cell: number) {
     this.cell = cell;
@@ -278,9 +289,7 @@ export function layoutWords(
   const cell = cellSizeFor(mask.width, mask.height);
   const board = new Board(mask, cell);
   const random = seededRandom(options.seed);
-  const placed: PlacedWord[] = [];
-  const dropped: string[] = [];
-  if (board.free === 0) return { placed, dropped: words.map((word) => word.text), cell };
+  if (board.free === 0) return { placed: [], dropped: words.map((word) => word.text), cell };
 
   const minSize = Math.max(9, Math.round(Math.min(mask.width, mask.height) / 100));
   const relative = (weight: number) => 0.22 + 0.78 * Math.max(0, Math.min(1, weight)) ** 0.6;
@@ -295,14 +304,47 @@ export function layoutWords(
     (sum, word, i) => sum + relative(word.weight) ** 2 * ((probes[i]?.halo.length ?? 0) / 2),
     0,
   );
-  let scale = PROBE * Math.sqrt((FILL * board.free) / Math.max(need, 1e-6));
+  const filling = PROBE * Math.sqrt((FILL * board.free) / Math.max(need, 1e-6));
   // The strongest word must fit across the shape.
+  let widest = Number.POSITIVE_INFINITY;
   const [first] = probes;
   if (first && words[0]) {
-    const span = Math.min(board.spanX / first.cols, board.spanY / first.rows) * PROBE * 0.9;
-    scale = Math.min(scale, span / relative(words[0].weight));
+    widest = (Math.min(board.spanX / first.cols, board.spanY / first.rows) * PROBE * 0.9) / relative(words[0].weight);
   }
+  const sizing = { minSize, relative, turns, cell };
 
+  // A few words leave much of the shape empty at the first sizes: while every word finds room and
+  // the shape is less than half covered, the words are laid out again a size larger.
+  let scale = Math.min(filling, widest);
+  let best = placeAll(words, board.clone(), scale, options, sizing);
+  for (let grow = 0; grow < GROW_TRIES && best.dropped.length === 0 && best.covered < COVER; grow++) {
+    if (scale >= widest) break;
+    scale = Math.min(widest, scale * GROW);
+    const larger = placeAll(words, board.clone(), scale, options, sizing);
+    if (larger.dropped.length > 0) break;
+    best = larger;
+  }
+  return { placed: best.placed, dropped: best.dropped, cell };
+}
+
+/** Places every word at `scale` on a board of its own; answers what fit and the share now covered. */
+function placeAll(
+  words: ReadonlyArray<{ text: string; weight: number }>,
+  board: Board,
+  scale: number,
+  options: LayoutOptions,
+  sizing: {
+    minSize: number;
+    relative: (weight: number) => number;
+    turns: ReadonlyArray<{ angle: number; vertical: boolean }>;
+    cell: number;
+  },
+): { placed: PlacedWord[]; dropped: string[]; covered: number } {
+  const { minSize, relative, turns, cell } = sizing;
+  const random = seededRandom(options.seed ^ 0x9e3779b9);
+  const freeAtStart = board.free;
+  const placed: PlacedWord[] = [];
+  const dropped: string[] = [];
   // Where a word of n characters failed at some size, a longer word of the same turn fails there
   // too (nearly always): later words start below it instead of scanning the board again.
   const failedAt = new Map<string, number[]>();
@@ -348,7 +390,7 @@ export function layoutWords(
     }
     if (!done) dropped.push(word.text);
   }
-  return { placed, dropped, cell };
+  return { placed, dropped, covered: 1 - board.free / Math.max(1, freeAtStart) };
 }
 
 /** A start near the shape's centre, so the strongest words sit in the middle. */
