@@ -9,6 +9,7 @@ import { seedAll } from '../src/server/db/seed/index.ts';
 import { EnvError, env } from '../src/server/env.ts';
 import { withAnswerCache } from '../src/server/http/answer-cache.ts';
 import { withDirectApi } from '../src/server/http/direct-api.ts';
+import { withSecurityHeaders } from '../src/server/http/security-headers.ts';
 import { withCompressedAssets } from '../src/server/http/static-assets.ts';
 import { withPageCache } from '../src/server/isr/isr-node.ts';
 import { pageCache } from '../src/server/isr/page-cache.ts';
@@ -42,8 +43,10 @@ async function main(): Promise<void> {
   // Fingerprinted assets go out compressed, and cached API answers and fresh cached pages straight
   // to the socket; other API calls go to the API app, everything else to Astro.
   const server = http.createServer(
-    withLivenessProbe(
-      withCompressedAssets(withAnswerCache(withDirectApi(withPageCache(handler))), path.join(DIST_DIR, 'client')),
+    withSecurityHeaders(
+      withLivenessProbe(
+        withCompressedAssets(withAnswerCache(withDirectApi(withPageCache(handler))), path.join(DIST_DIR, 'client')),
+      ),
     ),
   );
   server.keepAliveTimeout = 65_000;

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { SECURITY_HEADERS } from '../../src/server/http/security-headers.ts';
 
 // These tests run `npm start`'s script as a user would, on a fresh data folder with the fixture fonts.
 // `npm test` builds first, so the server starts from the existing build.
@@ -73,6 +74,14 @@ describe('npm start', () => {
 
     const home = await fetch(`http://localhost:${port}/`);
     expect(home.status).toBe(200);
+    // Every kind of answer carries the security headers: a page, an API read, an asset, a 404.
+    const asset = /\/_astro\/[^"]+\.css/.exec(await home.text())?.[0] ?? '/favicon.svg';
+    for (const answerPath of ['/', '/web/api/fontOverride/getFontList', asset, '/no/such/page', '/healthz']) {
+      const answer = await fetch(`http://localhost:${port}${answerPath}`);
+      for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
+        expect(answer.headers.get(name), `${name} on ${answerPath}`).toBe(value);
+      }
+    }
     const list = (await (await fetch(`http://localhost:${port}/web/api/fontOverride/getFontList`)).json()) as {
       data: { total: number };
     };
