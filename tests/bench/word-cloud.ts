@@ -12,7 +12,7 @@ import cloud from 'd3-cloud';
 import { decodeFont } from '../../src/server/engine/convert.ts';
 import { type CloudRequest, cloudPng, loadWordFont, makeCloud } from '../../src/server/engine/wordcloud/cloud.ts';
 import { countWords } from '../../src/server/engine/wordcloud/words.ts';
-import { templateSvg } from '../../src/server/tools/wordcloud/templates.ts';
+import { heartCloudRequest } from '../helpers/word-cloud.ts';
 
 const RUNS = 7;
 const dataDir = process.env['DATA_DIR'] ?? 'data';
@@ -32,19 +32,7 @@ let started = performance.now();
 const words = countWords(text, 200);
 const cutMs = performance.now() - started;
 const font = loadWordFont((await decodeFont(new Uint8Array(fs.readFileSync(fontFile)))).sfnt);
-const request = (seed: number): CloudRequest => ({
-  words,
-  font,
-  familyName: 'Noto Sans SC',
-  width: 1000,
-  height: 1000,
-  shape: { kind: 'picture', bytes: new Uint8Array(Buffer.from(templateSvg(103) ?? '')), threshold: 0.5 },
-  orientation: 'mixed',
-  verticalText: true,
-  colors: { palette: 'vermilion' },
-  background: '#ffffff',
-  seed,
-});
+const request = (seed: number): CloudRequest => heartCloudRequest(font, words, { seed });
 
 // One warm-up run of each, so both are measured with loaded code and cached glyphs.
 await makeCloud(request(0));

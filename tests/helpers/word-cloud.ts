@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import sharp from 'sharp';
 import { decodeFont } from '../../src/server/engine/convert.ts';
-import { loadWordFont } from '../../src/server/engine/wordcloud/cloud.ts';
+import { type CloudRequest, loadWordFont } from '../../src/server/engine/wordcloud/cloud.ts';
 import type { WordFont } from '../../src/server/engine/wordcloud/draw.ts';
 import type { Mask, WordForm } from '../../src/server/engine/wordcloud/layout.ts';
+import type { WeightedWord } from '../../src/server/engine/wordcloud/words.ts';
+import { templateSvg } from '../../src/server/tools/wordcloud/templates.ts';
 
 /** A word as an SVG of the cloud places it. */
 export interface SvgWord extends WordForm {
@@ -83,4 +85,26 @@ export async function pngStats(png: Uint8Array): Promise<{ width: number; height
     if (r + g + b < 600) inked++;
   }
   return { width: info.width, height: info.height, inked };
+}
+
+/** A cloud of the words inside the heart template, mixed turns, on white; `overrides` change any part. */
+export function heartCloudRequest(
+  font: WordFont,
+  words: readonly WeightedWord[],
+  overrides: Partial<CloudRequest> = {},
+): CloudRequest {
+  return {
+    words,
+    font,
+    familyName: 'Noto Sans SC',
+    width: 1000,
+    height: 1000,
+    shape: { kind: 'picture', bytes: new Uint8Array(Buffer.from(templateSvg(103) ?? '')), threshold: 0.5 },
+    orientation: 'mixed',
+    verticalText: true,
+    colors: { palette: 'vermilion' },
+    background: '#ffffff',
+    seed: 1,
+    ...overrides,
+  };
 }

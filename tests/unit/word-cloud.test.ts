@@ -2,9 +2,8 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { type CloudRequest, cloudPng, cloudSvg, makeCloud } from '../../src/server/engine/wordcloud/cloud.ts';
 import type { WordFont } from '../../src/server/engine/wordcloud/draw.ts';
 import { countWords } from '../../src/server/engine/wordcloud/words.ts';
-import { templateSvg } from '../../src/server/tools/wordcloud/templates.ts';
 import { cmapByFontTools, passesOts } from '../helpers/font-oracle.ts';
-import { fixtureWordFont, inkConflicts, pngStats, wordsOfSvg } from '../helpers/word-cloud.ts';
+import { fixtureWordFont, heartCloudRequest, inkConflicts, pngStats, wordsOfSvg } from '../helpers/word-cloud.ts';
 
 // Words the fixture font (400 common characters) can draw, with repeats so they have weights.
 const WORDS =
@@ -40,20 +39,8 @@ describe('makeCloud', () => {
     font = await fixtureWordFont();
   });
 
-  const request = (overrides: Partial<CloudRequest> = {}): CloudRequest => ({
-    words: countWords(TEXT, 200),
-    font,
-    familyName: 'Noto Sans SC',
-    width: 800,
-    height: 700,
-    shape: { kind: 'picture', bytes: new Uint8Array(Buffer.from(templateSvg(103) ?? '')), threshold: 0.5 },
-    orientation: 'mixed',
-    verticalText: true,
-    colors: { palette: 'vermilion' },
-    background: '#ffffff',
-    seed: 3,
-    ...overrides,
-  });
+  const request = (overrides: Partial<CloudRequest> = {}): CloudRequest =>
+    heartCloudRequest(font, countWords(TEXT, 200), { width: 800, height: 700, seed: 3, ...overrides });
 
   test.each<[string, Partial<CloudRequest>]>([
     ['a heart, words turned a quarter or stacked upright', {}],

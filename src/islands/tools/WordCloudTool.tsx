@@ -59,6 +59,29 @@ function boldest(children: ChildFontResource[]): ChildFontResource | undefined {
     .sort((a, b) => Math.abs(Number(a['weight'] ?? 400) - 700) - Math.abs(Number(b['weight'] ?? 400) - 700))[0];
 }
 
+/** A canvas side in pixels, taken only when it is a whole number from 600 to 4000. */
+function SideInput({ label, value, onChange }: { label: string; value: number; onChange: (value: number) => void }) {
+  const id = useId();
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        className="input pixel-number"
+        type="number"
+        min={600}
+        max={4000}
+        step={10}
+        value={value}
+        onChange={(event) => {
+          const next = Math.round(Number(event.target.value));
+          if (next >= 600 && next <= 4000) onChange(next);
+        }}
+      />
+    </>
+  );
+}
+
 function download(blob: Blob, name: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
@@ -82,8 +105,6 @@ export default function WordCloudTool(): ReactElement {
     character: useId(),
     threshold: useId(),
     background: useId(),
-    width: useId(),
-    height: useId(),
     mask: useId(),
     status: useId(),
     newWord: useId(),
@@ -534,34 +555,8 @@ export default function WordCloudTool(): ReactElement {
               ))}
             </div>
             <div className="wordcloud__row">
-              <label htmlFor={ids.width}>宽</label>
-              <input
-                id={ids.width}
-                className="input pixel-number"
-                type="number"
-                min={600}
-                max={4000}
-                step={10}
-                value={size.width}
-                onChange={(event) => {
-                  const value = Math.round(Number(event.target.value));
-                  if (value >= 600 && value <= 4000) setSize((s) => ({ ...s, width: value }));
-                }}
-              />
-              <label htmlFor={ids.height}>高</label>
-              <input
-                id={ids.height}
-                className="input pixel-number"
-                type="number"
-                min={600}
-                max={4000}
-                step={10}
-                value={size.height}
-                onChange={(event) => {
-                  const value = Math.round(Number(event.target.value));
-                  if (value >= 600 && value <= 4000) setSize((s) => ({ ...s, height: value }));
-                }}
-              />
+              <SideInput label="宽" value={size.width} onChange={(width) => setSize((s) => ({ ...s, width }))} />
+              <SideInput label="高" value={size.height} onChange={(height) => setSize((s) => ({ ...s, height }))} />
               <span className="pixel-hint">600 到 4000</span>
             </div>
           </fieldset>
