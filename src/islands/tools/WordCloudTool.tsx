@@ -169,6 +169,7 @@ export default function WordCloudTool(): ReactElement {
   }, []);
 
   // The words, cut again as the text or the count changes.
+  const cutRun = useRef(0);
   const cut = useMemo(
     () =>
       debounce((value: string, count: number) => {
@@ -177,12 +178,17 @@ export default function WordCloudTool(): ReactElement {
           setWordsError('请粘贴要做成词云的文字');
           return;
         }
+        // Only the answer for the latest text counts; an earlier one arriving late is dropped.
+        const run = ++cutRun.current;
         cutWords(value, count)
           .then((answer) => {
+            if (run !== cutRun.current) return;
             setWords(answer.words);
             setWordsError(answer.words.length === 0 ? '这段文字里没有可用的词（标点、数字和虚词不计）' : '');
           })
-          .catch((failure: unknown) => setWordsError(messageOf(failure, '分词失败，请稍后再试')));
+          .catch((failure: unknown) => {
+            if (run === cutRun.current) setWordsError(messageOf(failure, '分词失败，请稍后再试'));
+          });
       }, 400),
     [],
   );
