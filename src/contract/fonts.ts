@@ -97,3 +97,8 @@ export interface DownloadLink {
   /** Bytes of the TTF; for a family zip, of the fonts it packs (the zip itself is compressed). */
   size: number;
 }
+
+/** Style categories of the font library, in the order filters show them (dict numbers are 1-based positions). */
+export const FONT_CATEGORIES = ['黑体', '宋体', '楷体', '圆体', '仿宋', '手写', '书法', '艺术', '像素'] as const;
+/** The writing systems a family is made for. */
+export const FONT_SCRIPTS = ['简体', '繁体', '日文'] as const;

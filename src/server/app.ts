@@ -23,6 +23,7 @@ import { signingRoutes } from './signing/routes.ts';
 import { healthRoutes } from './site/health-routes.ts';
 import { siteRoutes } from './site/routes.ts';
 import { fileRoutes } from './storage/routes.ts';
+import { submissionRoutes } from './submissions/routes.ts';
 import { toolRoutes } from './tools/routes.ts';
 import { startToolsSweeper } from './tools/sweeper.ts';
 import { userCentreRoutes } from './user-centre/routes.ts';
@@ -74,6 +75,7 @@ export function createApp(): Hono {
   app.route('/web/api', editorRoutes());
   app.route('/web/api', accountRoutes());
   app.route('/web/api', signingRoutes());
+  app.route('/web/api', submissionRoutes());
   app.route('/web/api', userCentreRoutes());
   app.route('/web/api', wechatRoutes());
   app.route('/captcha', captchaRoutes());

@@ -42,6 +42,8 @@ const schema = z.object({
   TOOLS_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
   /** Signs font download links; when unset a random secret is made once and kept in DATA_DIR. */
   DOWNLOAD_URL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Signs the site's own presigned uploads (submissions); when unset a random secret is kept in DATA_DIR. */
+  UPLOAD_URL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   // Accounts (README "Accounts: SMTP, SMS and WeChat").
   SESSION_TTL_SECONDS: z.coerce.number().int().min(300).max(31_536_000).default(604_800),
   PUBLIC_COOKIE_DOMAIN: z.string().optional(),

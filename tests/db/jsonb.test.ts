@@ -12,16 +12,22 @@ describe('jsonb columns', () => {
     await database?.close();
   });
 
-  test('returns a submission’s image keys as the same array, empty by default', async () => {
+  test('returns a submission’s design model as the same object, null by default', async () => {
     const { db } = database;
     const [account] = await db.insert(accounts).values({ mobile: '13500000004' }).returning();
     if (!account) throw new Error('fixture account was not created');
-    const imageKeys = ['submissions/1/样张 1.png', 'submissions/1/"quoted".jpg'];
-    const [withImages] = await db
+    const design = {
+      origin: 'derived' as const,
+      baseFont: '思源宋体 "Source Han Serif"',
+      method: 'digital' as const,
+      usage: 'text' as const,
+      notes: '历时两年\n样张 1.png',
+    };
+    const [withDesign] = await db
       .insert(submissions)
-      .values({ accountId: account.id, fontName: '行书', imageKeys })
+      .values({ accountId: account.id, fontName: '行书', design })
       .returning();
-    const [withoutImages] = await db
+    const [withoutDesign] = await db
       .insert(submissions)
       .values({ accountId: account.id, fontName: '草书' })
       .returning();
@@ -29,9 +35,9 @@ describe('jsonb columns', () => {
     const [read] = await db
       .select()
       .from(submissions)
-      .where(eq(submissions.id, withImages?.id ?? -1));
-    expect(read?.imageKeys).toEqual(imageKeys);
-    expect(withoutImages?.imageKeys).toEqual([]);
+      .where(eq(submissions.id, withDesign?.id ?? -1));
+    expect(read?.design).toEqual(design);
+    expect(withoutDesign?.design).toBeNull();
   });
 
   test('stores job input and result as JSON objects that SQL can look into', async () => {

@@ -1,6 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { siteSecret } from '../auth/secrets.ts';
 import { env } from '../env.ts';
 import { forbidden } from '../http/envelope.ts';
 
@@ -10,32 +9,12 @@ export const DOWNLOAD_LINK_TTL_MS = 15 * 60 * 1000;
 /** A clock the link service reads; tests pass a fake one. */
 export type Clock = () => number;
 
-let cachedSecret: { dir: string; secret: Buffer } | undefined;
-
 /**
  * The HMAC secret: DOWNLOAD_URL_SECRET, else a random one made on first use and kept in
  * `${DATA_DIR}/secrets/download-url.key`, so that links survive a restart.
  */
 export function downloadSecret(): Buffer {
-  const config = env();
-  if (config.DOWNLOAD_URL_SECRET) return Buffer.from(config.DOWNLOAD_URL_SECRET, 'utf8');
-  if (cachedSecret?.dir === config.dataDir) return cachedSecret.secret;
-  const file = path.join(config.dataDir, 'secrets', 'download-url.key');
-  let secret: Buffer;
-  try {
-    secret = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64url');
-  } catch {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    secret = randomBytes(32);
-    try {
-      // 'wx' fails when another process wrote the file first; then its secret wins.
-      fs.writeFileSync(file, secret.toString('base64url'), { flag: 'wx', mode: 0o600 });
-    } catch {
-      secret = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64url');
-    }
-  }
-  cachedSecret = { dir: config.dataDir, secret };
-  return secret;
+  return siteSecret('download-url', env().DOWNLOAD_URL_SECRET);
 }
 
 /** The signature of a download of `gno` valid until `expires` (epoch ms), base64url HMAC-SHA256. */

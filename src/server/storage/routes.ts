@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
-import { notFound } from '../http/envelope.ts';
-import { StorageKeyError, storage } from './index.ts';
+import { ApiError, badRequest, forbidden, notFound } from '../http/envelope.ts';
+import { INCOMING_PREFIX, localUploadCredentials, StorageKeyError, storage, validateKey } from './index.ts';
+import { verifyPresigned } from './presign.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   ttf: 'font/ttf',
@@ -60,6 +61,42 @@ export function fileRoutes(): Hono {
     }
     if (object.bytes) return c.body(object.bytes as Uint8Array<ArrayBuffer>, 200, headers);
     return c.body(Readable.toWeb(object.body) as ReadableStream, 200, headers);
+  });
+  // Presigned uploads (storage/presign.ts), the protocol S3 speaks: only into the incoming area,
+  // only with a valid, unexpired signature over this key, size and type. The object appears whole
+  // or not at all (put is atomic), and one whose bytes fall short of the signed size is removed.
+  routes.put('/:key{.+}', async (c) => {
+    const key = c.req.param('key');
+    const url = new URL(c.req.url);
+    const problem = verifyPresigned(
+      localUploadCredentials(),
+      { method: 'PUT', path: url.pathname, query: url.searchParams, header: (name) => c.req.header(name) },
+      new Date(),
+    );
+    if (problem === 'expired') throw forbidden('上传凭证已过期，请重新选择文件上传');
+    if (problem) throw forbidden('上传凭证无效，请重新选择文件上传');
+    try {
+      validateKey(key);
+    } catch {
+      throw badRequest('上传路径无效');
+    }
+    if (!key.startsWith(`${INCOMING_PREFIX}/`)) throw forbidden('上传凭证无效，请重新选择文件上传');
+    const declared = Number(c.req.header('content-length'));
+    const body = c.req.raw.body;
+    if (!body || !Number.isInteger(declared)) throw badRequest('上传的文件是空的');
+    try {
+      await storage().put(key, body);
+    } catch (error) {
+      await storage().delete(key);
+      if (error instanceof ApiError) throw error;
+      throw badRequest('上传中断，请重新上传');
+    }
+    const stat = await storage().stat(key);
+    if (stat?.size !== declared) {
+      await storage().delete(key);
+      throw badRequest('上传的文件不完整，请重新上传');
+    }
+    return c.body(null, 200, { ETag: `"${stat.size}-${stat.mtime.getTime()}"` });
   });
   return routes;
 }

@@ -1,6 +1,6 @@
 import { buffer } from 'node:stream/consumers';
 import { log } from '../log.ts';
-import { storage } from '../storage/index.ts';
+import { INCOMING_PREFIX, storage } from '../storage/index.ts';
 import { OUTPUTS_PREFIX, settleJobs } from './jobs.ts';
 import { toolsTtlMs } from './runtime.ts';
 import { UPLOADS_PREFIX } from './uploads.ts';
@@ -40,7 +40,9 @@ export const UPLOAD_TIMEOUT_MS = 30 * 60_000;
 export async function sweepToolFiles(now = Date.now()): Promise<number> {
   await settleJobs(new Date(now));
   let removed = await storage().sweepLeftovers(new Date(now - UPLOAD_TIMEOUT_MS), 'tools');
-  for (const prefix of [UPLOADS_PREFIX, OUTPUTS_PREFIX]) {
+  // Presigned uploads (tools/incoming/<id>/<name>) are moved out when a submission takes them;
+  // what is still there after the time to live was never used.
+  for (const prefix of [UPLOADS_PREFIX, OUTPUTS_PREFIX, INCOMING_PREFIX]) {
     const folders = new Map<string, string[]>();
     for (const key of await storage().list(prefix)) {
       const folder = key.split('/').slice(0, 3).join('/');

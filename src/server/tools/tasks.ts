@@ -19,6 +19,7 @@ import { encodeWoff } from '../engine/woff.ts';
 import { encodeWoff2 } from '../engine/woff2.ts';
 import type { WeightedWord } from '../engine/wordcloud/words.ts';
 import { storage } from '../storage/index.ts';
+import { checkSubmissionFont, type SubmissionFontResult, type SubmissionFontTask } from '../submissions/checks.ts';
 import {
   type PixelFontResult,
   type PixelPreviewResult,
@@ -66,7 +67,8 @@ export type ToolTask =
   | { kind: 'pixelPreview'; source: PixelSource; options: PixelOptions; text: string; edits: PixelEdit[] }
   | ({ kind: 'pixelFont' } & Parameters<typeof pixelFontTask>[0])
   | { kind: 'cloudWords'; text: string; limit: number }
-  | ({ kind: 'cloud' } & CloudTask);
+  | ({ kind: 'cloud' } & CloudTask)
+  | ({ kind: 'submissionFont' } & SubmissionFontTask);
 
 /** What the subset task found and made. */
 export interface SubsetTaskResult {
@@ -96,6 +98,7 @@ export interface TaskResults {
   pixelFont: PixelFontResult;
   cloudWords: WeightedWord[];
   cloud: CloudTaskResult;
+  submissionFont: SubmissionFontResult;
 }
 
 async function readFont(key: string): Promise<Uint8Array> {
@@ -227,5 +230,7 @@ export async function runTask(task: ToolTask, progress: Progress): Promise<TaskR
       return cloudWordsTask(task.text, task.limit);
     case 'cloud':
       return cloudTask(task);
+    case 'submissionFont':
+      return checkSubmissionFont(task);
   }
 }

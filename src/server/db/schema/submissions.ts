@@ -1,11 +1,41 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
-import type { SubmissionStatus } from '../../../contract/submissions.ts';
+import type { DesignModel, SubmissionStatus } from '../../../contract/submissions.ts';
 import { accounts } from './accounts.ts';
 
 export { SUBMISSION_STATUSES, type SubmissionStatus } from '../../../contract/submissions.ts';
 
-/** A font a user contributes for review; `uid` is the public id the contribute calls take. */
+/** One face of a stored font file, with the stored files made from it (the face's own font and its specimen). */
+export interface StoredFace {
+  familyName: string;
+  styleName: string;
+  fullName: string;
+  postscriptName: string;
+  weight: number;
+  italic: boolean;
+  glyphCount: number;
+  unitsPerEm: number;
+  version: string;
+  copyright: string | null;
+  format: 'ttf' | 'otf';
+  coverage: { gb2312: number; tongyong: number; big5: number; latin: number };
+  /** The face alone, unpacked from a zip or a WOFF2 (private). */
+  faceKey: string;
+  faceSize: number;
+  sha256: string;
+  /** The specimen picture (private). */
+  specimenKey: string;
+}
+
+/** What the server found in a submission file. */
+export type StoredFileReport =
+  | { kind: 'font'; faces: StoredFace[]; licenseText: string | null }
+  | { kind: 'image'; width: number; height: number };
+
+/**
+ * A font a designer contributes for review; `uid` is the public id the contribute calls take. The
+ * information fields are columns; files, comments and the timeline are rows of their own tables.
+ */
 export const submissions = pgTable(
   'submissions',
   {
@@ -15,28 +45,35 @@ export const submissions = pgTable(
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
     fontName: text('font_name').notNull(),
+    nameEn: text('name_en').notNull().default(''),
+    category: text('category').notNull().default(''),
+    script: text('script').notNull().default(''),
     designer: text('designer').notNull().default(''),
     description: text('description').notNull().default(''),
     license: text('license').notNull().default(''),
+    // The design model of the upload form: how the font was made (contract DesignModel).
+    design: jsonb('design').$type<DesignModel>(),
     status: text('status').$type<SubmissionStatus>().notNull().default('draft'),
-    fileKey: text('file_key'),
-    imageKeys: jsonb('image_keys').$type<string[]>().notNull().default([]),
-    // The "model" field of the upload form: how the font was made (e.g. handwritten, designed).
-    model: text('model'),
+    // 1 for the first review, one more for every resubmission: comments belong to a round.
+    round: integer('round').notNull().default(0),
+    reviewerAccountId: integer('reviewer_account_id').references(() => accounts.id, { onDelete: 'set null' }),
+    // The library family it became (font_families.gno), once published.
+    publishedGno: text('published_gno'),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check(
       'submissions_status_check',
-      sql`${t.status} in ('draft', 'submitted', 'reviewing', 'needs_revision', 'approved', 'rejected', 'published')`,
+      sql`${t.status} in ('draft', 'submitted', 'reviewing', 'needs_revision', 'resubmitted', 'approved', 'finalized', 'published', 'rejected')`,
     ),
     index('submissions_account_updated_idx').on(t.accountId, t.updatedAt),
     index('submissions_status_updated_idx').on(t.status, t.updatedAt),
   ],
 );
 
-/** One step of a submission's process (queryContributesProcessByUid): the status it moved to and why. */
+/** One move of a submission's process (queryContributesProcessByUid): who made it, when, why. */
 export const submissionEvents = pgTable(
   'submission_events',
   {
@@ -44,6 +81,7 @@ export const submissionEvents = pgTable(
     submissionId: integer('submission_id')
       .notNull()
       .references(() => submissions.id, { onDelete: 'cascade' }),
+    action: text('action').notNull().default('create'),
     status: text('status').$type<SubmissionStatus>().notNull(),
     note: text('note').notNull().default(''),
     actorAccountId: integer('actor_account_id').references(() => accounts.id, { onDelete: 'set null' }),
@@ -53,8 +91,9 @@ export const submissionEvents = pgTable(
 );
 
 /**
- * Every file uploaded for a submission, kept so re-uploads do not erase history; kind 'ultimate'
- * marks the final font files (uploadContributeUltimatelyFont).
+ * Every file uploaded for a submission: kind 'font' (a font or the faces of a zip, checked),
+ * 'image' (a specimen), 'final' (the files to publish, uploadContributeUltimatelyFont). A
+ * replaced file keeps its row with `replacedAt` set, so re-uploads do not erase history.
  */
 export const submissionFiles = pgTable(
   'submission_files',
@@ -63,11 +102,34 @@ export const submissionFiles = pgTable(
     submissionId: integer('submission_id')
       .notNull()
       .references(() => submissions.id, { onDelete: 'cascade' }),
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<'font' | 'image' | 'final'>().notNull(),
+    // The file as uploaded (a font, a zip or an image), under private/submissions/.
     fileKey: text('file_key').notNull(),
+    name: text('name').notNull().default(''),
+    size: integer('size').notNull().default(0),
+    // What the server found: the faces of a font file, the size of an image (contract views).
+    report: jsonb('report').$type<StoredFileReport>(),
+    replacedAt: timestamp('replaced_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('submission_files_submission_kind_idx').on(t.submissionId, t.kind)],
+);
+
+/** A reviewer's comment on one item of a submission (a field, a file, or the whole) in a round. */
+export const submissionComments = pgTable(
+  'submission_comments',
+  {
+    id: serial('id').primaryKey(),
+    submissionId: integer('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    round: integer('round').notNull(),
+    item: text('item').notNull(),
+    body: text('body').notNull(),
+    authorAccountId: integer('author_account_id').references(() => accounts.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('submission_comments_submission_idx').on(t.submissionId, t.round)],
 );
 
 /**

@@ -9,10 +9,9 @@ export interface FontDictEntry {
   sort: number;
 }
 
-/** Style categories of the font library, in the order filters show them. */
-export const FONT_CATEGORIES = ['黑体', '宋体', '楷体', '圆体', '仿宋', '手写', '书法', '艺术', '像素'] as const;
-/** The writing systems a family is made for. */
-export const FONT_SCRIPTS = ['简体', '繁体', '日文'] as const;
+import { FONT_CATEGORIES, FONT_SCRIPTS } from '../../../contract/fonts.ts';
+
+export { FONT_CATEGORIES, FONT_SCRIPTS };
 /** Licence kinds; the dict number is the SPDX identifier where one exists. */
 export const FONT_LICENSES = [
   { dictNumber: 'OFL-1.1', label: 'SIL 开源字体许可 1.1（免费商用）' },

@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import { buffer } from 'node:stream/consumers';
+import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import { SUBMISSION_MAX_FACES } from '../../contract/submissions.ts';
+import type { StoredFace } from '../db/schema/index.ts';
+import { checkFont } from '../engine/font-check.ts';
+import { FontInputError } from '../engine/font-errors.ts';
+import { openFontPackage } from '../engine/font-package.ts';
+import { readFontMetadata } from '../engine/metadata.ts';
+import { FLAVOR_CFF, readSfnt } from '../engine/sfnt.ts';
+import { cmapOf } from '../engine/sfnt-info.ts';
+import { drawSpecimen } from '../engine/specimen.ts';
+import { storage } from '../storage/index.ts';
+
+// The server's checks of a submitted file, after the browser has put it in storage. A font (or a
+// zip of weights) is opened, each face passes the rules browsers' sanitizer (OTS) applies, its
+// names, weight and coverage are read, and a specimen is drawn; a picture is decoded within a
+// pixel budget, turned upright and re-encoded without its metadata. Fonts are checked in a tools
+// worker (task 'submissionFont'), since parsing a CJK face takes longer than the event loop may wait.
+
+/** What the font check is given: the uploaded object and where to write what it makes. */
+export interface SubmissionFontTask {
+  key: string;
+  name: string;
+  outPrefix: string;
+  maxFontBytes: number;
+}
+
+/** What the font check found. */
+export interface SubmissionFontResult {
+  faces: StoredFace[];
+  licenseText: string | null;
+}
+
+/** Opens, checks and describes every face of an uploaded font or zip (run in a tools worker). */
+export async function checkSubmissionFont(task: SubmissionFontTask): Promise<SubmissionFontResult> {
+  const object = await storage().get(task.key);
+  if (!object) throw new FontInputError('truncated', `missing ${task.key}`, '上传的文件不存在或已过期，请重新上传');
+  const bytes = new Uint8Array(await buffer(object.body));
+  const opened = await openFontPackage(bytes, task.name, {
+    maxFonts: SUBMISSION_MAX_FACES,
+    maxFontBytes: task.maxFontBytes,
+    maxTotalBytes: task.maxFontBytes * 4,
+  });
+  const faces: StoredFace[] = [];
+  for (const [i, font] of opened.fonts.entries()) {
+    try {
+      checkFont(font.sfnt);
+    } catch (error) {
+      if (error instanceof FontInputError && opened.fonts.length > 1) {
+        throw new FontInputError(error.problem, error.detail, `“${font.name}”：${error.message}`);
+      }
+      throw error;
+    }
+    const meta = readFontMetadata(font.sfnt);
+    const twin = faces.find((face) => face.weight === meta.weight && face.italic === meta.italic);
+    if (twin) {
+      throw new FontInputError(
+        'corrupt',
+        'duplicate face',
+        `“${font.name}”与“${twin.fullName}”的字重和样式相同，每个字重只需一个文件`,
+      );
+    }
+    if (faces[0] && faces[0].familyName !== meta.familyName) {
+      throw new FontInputError(
+        'corrupt',
+        'mixed families',
+        `压缩包里的字体不属于同一个家族（“${faces[0].familyName}”和“${meta.familyName}”），请分开投稿`,
+      );
+    }
+    const format = readSfnt(font.sfnt).flavor === FLAVOR_CFF ? 'otf' : 'ttf';
+    const faceKey = `${task.outPrefix}/face-${i}.${format}`;
+    const specimenKey = `${task.outPrefix}/specimen-${i}.png`;
+    const codePoints = new Set(cmapOf(readSfnt(font.sfnt)).keys());
+    await storage().put(faceKey, font.sfnt);
+    await storage().put(specimenKey, drawSpecimen(font.sfnt, meta.fullName, codePoints));
+    faces.push({
+      familyName: meta.familyName,
+      styleName: meta.styleName,
+      fullName: meta.fullName,
+      postscriptName: meta.postscriptName,
+      weight: meta.weight,
+      italic: meta.italic,
+      glyphCount: meta.glyphCount,
+      unitsPerEm: meta.unitsPerEm,
+      version: meta.version,
+      copyright: meta.copyright ?? null,
+      format,
+      coverage: meta.coverage,
+      faceKey,
+      faceSize: font.sfnt.byteLength,
+      sha256: createHash('sha256').update(font.sfnt).digest('hex'),
+      specimenKey,
+    });
+  }
+  faces.sort((a, b) => a.weight - b.weight || Number(a.italic) - Number(b.italic));
+  return { faces, licenseText: opened.licenseText ?? null };
+}
+
+/** Largest picture a specimen image may decode to. */
+const MAX_IMAGE_PIXELS = 40_000_000;
+/** Stored specimens are at most this wide. */
+const MAX_IMAGE_WIDTH = 2400;
+
+/**
+ * Checks an uploaded picture and stores it as WebP at `outKey` (upright, without EXIF); throws
+ * FontInputError 'not-image' for anything that is not a PNG, JPEG or WebP within the pixel budget.
+ */
+export async function checkSubmissionImage(
+  key: string,
+  outKey: string,
+): Promise<{ width: number; height: number; size: number }> {
+  const object = await storage().get(key);
+  if (!object) throw new FontInputError('not-image', `missing ${key}`, '上传的图片不存在或已过期，请重新上传');
+  const bytes = await buffer(object.body);
+  let metadata: Metadata;
+  try {
+    metadata = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS }).metadata();
+  } catch {
+    throw new FontInputError('not-image', 'unreadable', '图片无法读取，请上传 PNG、JPEG 或 WebP 图片');
+  }
+  if (!['png', 'jpeg', 'webp'].includes(metadata.format ?? '')) {
+    throw new FontInputError('not-image', String(metadata.format), '展示图只能是 PNG、JPEG 或 WebP 图片');
+  }
+  if ((metadata.width ?? 0) * (metadata.height ?? 0) > MAX_IMAGE_PIXELS) {
+    throw new FontInputError('not-image', 'too many pixels', '图片尺寸过大（超过 4000 万像素），请缩小后上传');
+  }
+  let output: { data: Buffer; info: OutputInfo };
+  try {
+    output = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS })
+      .rotate()
+      .resize({ width: MAX_IMAGE_WIDTH, withoutEnlargement: true })
+      .webp({ quality: 86 })
+      .toBuffer({ resolveWithObject: true });
+  } catch {
+    throw new FontInputError('not-image', 'decode failed', '图片已损坏，无法读取，请重新导出后上传');
+  }
+  await storage().put(outKey, output.data);
+  return { width: output.info.width, height: output.info.height, size: output.data.byteLength };
+}

@@ -1,0 +1,246 @@
+import { Readable } from 'node:stream';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { FONT_CATEGORIES, FONT_SCRIPTS } from '../../contract/fonts.ts';
+import {
+  DESIGN_METHODS,
+  DESIGN_ORIGINS,
+  DESIGN_USAGES,
+  SUBMISSION_LICENSES,
+  SUBMISSION_STATUS_NAMES,
+  SUBMISSION_STATUSES,
+} from '../../contract/submissions.ts';
+import { type AccountResolver, requireAccount, sessionAccount } from '../auth/current-account.ts';
+import { notFound, ok } from '../http/envelope.ts';
+import { pageQuery, validate } from '../http/validate.ts';
+import { storage } from '../storage/index.ts';
+import { codePointsOf, subsetPool } from '../webfont/subset.ts';
+import { assetKey, uploadTicket } from './files.ts';
+import { publishSubmission } from './publish.ts';
+import { claimSubmission, decide, reviewQueue } from './review.ts';
+import {
+  callerOf,
+  detailOf,
+  fileOf,
+  findVisible,
+  lastDraft,
+  listOwn,
+  reviseSubmission,
+  saveDraft,
+  submitSubmission,
+  timelineOf,
+  uploadFinal,
+} from './service.ts';
+
+const keys = <T extends Record<string, unknown>>(record: T) =>
+  Object.keys(record) as [keyof T & string, ...(keyof T & string)[]];
+
+const uid = z
+  .string()
+  .trim()
+  .regex(/^[0-9a-f-]{36}$/, '投稿编号格式不正确')
+  .meta({ label: '投稿编号' });
+const upload = z.object({
+  key: z.string().max(300).meta({ label: '上传文件' }),
+  name: z.string().trim().min(1).max(200).meta({ label: '文件名' }),
+});
+const fields = z
+  .object({
+    fontName: z
+      .string()
+      .trim()
+      .min(1, '请填写字体中文名称')
+      .max(40, '中文名称最多 40 个字')
+      .meta({ label: '中文名称' }),
+    nameEn: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z][A-Za-z0-9 -]{1,47}$/, '英文名称以字母开头，只用字母、数字、空格和连字符，2 到 48 个字符')
+      .meta({ label: '英文名称' }),
+    category: z.enum(FONT_CATEGORIES, '请选择风格分类').meta({ label: '风格分类' }),
+    script: z.enum(FONT_SCRIPTS, '请选择适用文字').meta({ label: '适用文字' }),
+    designer: z.string().trim().min(1, '请填写设计师署名').max(40, '署名最多 40 个字').meta({ label: '设计师署名' }),
+    description: z.string().trim().max(2000, '介绍最多 2000 个字').meta({ label: '字体介绍' }),
+    license: z.enum(keys(SUBMISSION_LICENSES), '请选择授权方式').meta({ label: '授权方式' }),
+    design: z
+      .object({
+        origin: z.enum(keys(DESIGN_ORIGINS)).meta({ label: '设计来源' }),
+        baseFont: z.string().trim().max(80, '原字体名称最多 80 个字').default('').meta({ label: '原字体' }),
+        method: z.enum(keys(DESIGN_METHODS)).meta({ label: '制作方式' }),
+        usage: z.enum(keys(DESIGN_USAGES)).meta({ label: '主要用途' }),
+        notes: z.string().trim().max(2000, '设计说明最多 2000 个字').default('').meta({ label: '设计说明' }),
+      })
+      .refine((design) => design.origin !== 'derived' || design.baseFont.length > 0, {
+        message: '基于开源字体修改的作品，请填写原字体名称',
+        path: ['baseFont'],
+      })
+      .meta({ label: '设计说明' }),
+  })
+  .partial();
+const changes = z.object({
+  fields: fields.optional(),
+  font: upload.optional(),
+  images: z.array(upload).max(3, '展示图最多 3 张').optional(),
+  dropFiles: z.array(z.number().int().min(1).max(2_147_483_647)).max(10).optional(),
+});
+const saveBody = changes.extend({ uid: uid.optional() });
+const reviseBody = changes.extend({ uid });
+const uidQuery = z.object({ uid });
+const submitBody = z.object({ uid, note: z.string().trim().max(500, '说明最多 500 个字').default('') });
+const ticketQuery = z.object({
+  purpose: z.enum(['font', 'image', 'final']).meta({ label: '用途' }),
+  name: z.string().trim().min(1).max(200).meta({ label: '文件名' }),
+  size: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).meta({ label: '文件大小' }),
+  type: z.string().max(100).default('').meta({ label: '文件类型' }),
+});
+const listBody = pageQuery.extend({ status: z.enum(SUBMISSION_STATUSES).optional().meta({ label: '状态' }) });
+const assetQuery = z.object({
+  uid,
+  file: z.coerce.number().int().min(1).max(2_147_483_647).meta({ label: '文件编号' }),
+  part: z
+    .string()
+    .regex(/^(image|specimen-\d{1,2}|face-\d{1,2})$/)
+    .meta({ label: '文件部分' }),
+});
+const previewQuery = assetQuery.omit({ part: true }).extend({
+  face: z.coerce.number().int().min(0).max(20).default(0).meta({ label: '字重' }),
+  text: z.string().min(1, '预览文字不能为空').max(400, '预览文字最多 400 个字').meta({ label: '预览文字' }),
+});
+const queueQuery = pageQuery.extend({
+  filter: z
+    .enum(['open', ...SUBMISSION_STATUSES])
+    .default('open')
+    .meta({ label: '队列' }),
+});
+const decideBody = z.object({
+  uid,
+  action: z.enum(['request_changes', 'accept', 'reject']).meta({ label: '审核结论' }),
+  note: z.string().trim().max(2000, '审核意见最多 2000 个字').default('').meta({ label: '审核意见' }),
+  comments: z
+    .array(
+      z.object({
+        item: z
+          .string()
+          .regex(/^(general|field:[a-zA-Z.]{1,30}|file:\d{1,10})$/, '意见所属的项目不正确')
+          .meta({ label: '项目' }),
+        body: z.string().trim().max(1000, '每条意见最多 1000 个字').meta({ label: '意见' }),
+      }),
+    )
+    .max(40, '一次最多 40 条意见')
+    .default([]),
+});
+
+/**
+ * The contribution flow (投稿), mounted at /web/api: SPEC §7 Common (contribute/getSTSToken,
+ * submission/saveSubmission) and Contribute calls for designers, the asset and preview reads that
+ * owners and reviewers share, and review/* for the editor role. Every call needs a login.
+ */
+export function submissionRoutes(options: { account?: AccountResolver } = {}): Hono {
+  const resolve = options.account ?? sessionAccount;
+  const routes = new Hono();
+  const caller = async (c: Parameters<AccountResolver>[0]) => callerOf(await requireAccount(resolve, c));
+
+  routes.get('/contribute/getSTSToken', validate('query', ticketQuery), async (c) => {
+    const { accountId } = await caller(c);
+    return c.json(ok(uploadTicket(accountId, c.req.valid('query'))));
+  });
+  routes.post('/submission/saveSubmission', validate('json', saveBody), async (c) => {
+    const { uid: id, ...rest } = c.req.valid('json');
+    return c.json(ok(await saveDraft(await caller(c), id, rest), '草稿已保存'));
+  });
+  routes.get('/contribute/queryUserLastContributeFont', async (c) => c.json(ok(await lastDraft(await caller(c)))));
+  routes.post('/contribute/submit', validate('json', submitBody), async (c) => {
+    const { uid: id, note } = c.req.valid('json');
+    const detail = await submitSubmission(await caller(c), id, note);
+    return c.json(
+      ok(
+        detail,
+        detail.status === 'resubmitted' ? '已重新提交，审核员会尽快查看' : '已提交审核，约 5 个工作日内给出初审结果',
+      ),
+    );
+  });
+  routes.post('/contribute/queryContributeFontsByAccountIdPage', validate('json', listBody), async (c) => {
+    const { current, size, status } = c.req.valid('json');
+    return c.json(ok(await listOwn((await caller(c)).accountId, { current, size }, status)));
+  });
+  routes.get('/contribute/queryContributesProcessByUid', validate('query', uidQuery), async (c) => {
+    const row = await findVisible(await caller(c), c.req.valid('query').uid);
+    return c.json(ok(await timelineOf(row)));
+  });
+  routes.get('/contribute/queryContributeFontInfoByUid', validate('query', uidQuery), async (c) => {
+    const who = await caller(c);
+    return c.json(ok(await detailOf(who, await findVisible(who, c.req.valid('query').uid))));
+  });
+  routes.get('/contribute/queryContributeUltimatelyByUid', validate('query', uidQuery), async (c) => {
+    const who = await caller(c);
+    return c.json(ok((await detailOf(who, await findVisible(who, c.req.valid('query').uid))).finals));
+  });
+  routes.get('/contribute/queryStatusByid', validate('query', uidQuery), async (c) => {
+    const row = await findVisible(await caller(c), c.req.valid('query').uid);
+    return c.json(ok({ uid: row.uid, status: row.status, statusName: SUBMISSION_STATUS_NAMES[row.status] }));
+  });
+  routes.post('/contribute/updateContributeById', validate('json', reviseBody), async (c) => {
+    const { uid: id, ...rest } = c.req.valid('json');
+    return c.json(ok(await reviseSubmission(await caller(c), id, rest), '修改已保存'));
+  });
+  routes.post(
+    '/contribute/uploadContributeUltimatelyFont',
+    validate('json', z.object({ uid, file: upload })),
+    async (c) => {
+      const { uid: id, file } = c.req.valid('json');
+      return c.json(ok(await uploadFinal(await caller(c), id, file), '终稿已上传，等待上架'));
+    },
+  );
+
+  // Pictures and faces of a submission, to its designer and the reviewers only.
+  routes.get('/contribute/asset', validate('query', assetQuery), async (c) => {
+    const { uid: id, file, part } = c.req.valid('query');
+    const row = await findVisible(await caller(c), id);
+    const asset = assetKey(await fileOf(row, file), part);
+    const object = asset && (await storage().get(asset.key));
+    if (!asset || !object) throw notFound('文件不存在');
+    return c.body(Readable.toWeb(object.body) as ReadableStream, 200, {
+      'Content-Type': asset.type,
+      'Content-Length': String(object.size),
+      'Cache-Control': 'private, max-age=3600',
+    });
+  });
+  // A preview of a submitted face: a WOFF2 of just the text, made by the subset service's workers.
+  routes.get('/contribute/preview', validate('query', previewQuery), async (c) => {
+    const { uid: id, file, face, text } = c.req.valid('query');
+    const row = await findVisible(await caller(c), id);
+    const stored = await fileOf(row, file);
+    const found = stored.report?.kind === 'font' ? stored.report.faces[face] : undefined;
+    if (!found) throw notFound('字体不存在');
+    const codePoints = codePointsOf(text);
+    const { woff2 } = await subsetPool().run({ fontId: found.sha256, key: found.faceKey, codePoints, quality: 5 });
+    return c.body(woff2 as Uint8Array<ArrayBuffer>, 200, {
+      'Content-Type': 'font/woff2',
+      'Cache-Control': 'private, max-age=3600',
+    });
+  });
+
+  // The reviewers' side (editor role).
+  routes.get('/review/queue', validate('query', queueQuery), async (c) => {
+    const { filter, current, size } = c.req.valid('query');
+    return c.json(ok(await reviewQueue(await caller(c), filter, { current, size })));
+  });
+  routes.post('/review/claim', validate('json', uidQuery), async (c) => {
+    return c.json(ok(await claimSubmission(await caller(c), c.req.valid('json').uid), '已开始审核'));
+  });
+  routes.post('/review/decide', validate('json', decideBody), async (c) => {
+    const { uid: id, action, note, comments } = c.req.valid('json');
+    const detail = await decide(await caller(c), id, action, note, comments);
+    const said = {
+      request_changes: '已退回修改，设计师会收到通知',
+      accept: '已通过审核，等待设计师签约并上传终稿',
+      reject: '已标记为未通过',
+    };
+    return c.json(ok(detail, said[action]));
+  });
+  routes.post('/review/publish', validate('json', uidQuery), async (c) => {
+    const detail = await publishSubmission(await caller(c), c.req.valid('json').uid);
+    return c.json(ok(detail, '已上架到字体库'));
+  });
+  return routes;
+}
