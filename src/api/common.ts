@@ -25,12 +25,6 @@ export interface Item {
   [key: string]: unknown;
 }
 
-/** Temporary credentials for uploading submission files straight to storage. */
-export const getStsToken = () => get<Record<string, unknown>>('/web/api/contribute/getSTSToken');
-
-/** Saves a submission (投稿). */
-export const saveSubmission = (body: Record<string, unknown>) => post<Item>('/web/api/submission/saveSubmission', body);
-
 /** Leaves a message on the contact board. */
 export const saveBoardMessage = (body: Record<string, unknown>) => post<Item>('/web/api/messageBoard/save', body);
 

@@ -103,7 +103,8 @@ export interface UserOverview {
   downloads: { total: number; latest: Array<{ familyName: string; href: string; at: string }> };
   submissions: {
     total: number;
-    latest: Array<{ id: number; fontName: string; status: string; statusName: string; at: string }>;
+    /** The latest changed, each with the uid its page is named by. */
+    latest: Array<{ uid: string; fontName: string; status: string; statusName: string; at: string }>;
   };
   messages: { unread: number; latest: NotificationItem[] };
   signing: { signed: boolean; outdated: boolean; signedAt: string | null };

@@ -163,7 +163,7 @@ export interface SubmissionFileView {
   createdAt: string;
 }
 
-/** A reviewer's comment on one item: 'general', a field ('field:fontName'), a file ('file:12'). */
+/** A reviewer's comment on one item: 'general', a field ('field:fontName'), a font or image file ('font:12', 'image:13'). */
 export interface ReviewComment {
   id: number;
   round: number;
@@ -208,6 +208,8 @@ export interface SubmissionDetail extends SubmissionSummary {
   finals: SubmissionFileView[];
   comments: ReviewComment[];
   reviewer: string | null;
+  /** What must still be given before it can be submitted, in the designer's words. */
+  missing: string[];
   /** What the person asking may do now. */
   can: {
     edit: boolean;
@@ -234,4 +236,26 @@ export interface SubmissionStatusView {
   uid: string;
   status: SubmissionStatus;
   statusName: string;
+}
+
+/** The information fields by name, as forms and review comments call them. */
+export const SUBMISSION_FIELD_NAMES: Record<keyof SubmissionFields, string> = {
+  fontName: '中文名称',
+  nameEn: '英文名称',
+  category: '风格分类',
+  script: '适用文字',
+  designer: '设计师署名',
+  description: '字体介绍',
+  license: '授权方式',
+  design: '设计说明',
+};
+
+/** What a review comment's item is called: 'general', 'field:<name>', 'font:<id>' or 'image:<id>'. */
+export function commentItemName(item: string, files: readonly SubmissionFileView[]): string {
+  if (item === 'general') return '总体意见';
+  const [kind, key] = item.split(':');
+  if (kind === 'field') return SUBMISSION_FIELD_NAMES[key as keyof SubmissionFields] ?? key ?? item;
+  const file = files.find((candidate) => String(candidate.id) === key);
+  const what = kind === 'image' ? '展示图' : '字体文件';
+  return file ? `${what} ${file.name}` : `${what}（已替换）`;
 }

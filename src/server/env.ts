@@ -45,6 +45,16 @@ const schema = z.object({
   /** Signs the site's own presigned uploads (submissions); when unset a random secret is kept in DATA_DIR. */
   UPLOAD_URL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   // Accounts (README "Accounts: SMTP, SMS and WeChat").
+  /** Mobile numbers or e-mail addresses whose accounts are editors from registration on. */
+  EDITOR_ACCOUNTS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   SESSION_TTL_SECONDS: z.coerce.number().int().min(300).max(31_536_000).default(604_800),
   PUBLIC_COOKIE_DOMAIN: z.string().optional(),
   TRUST_PROXY: z.stringbool().default(false),

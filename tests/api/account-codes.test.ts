@@ -7,7 +7,11 @@ const PASSWORD = 'bamboo in the wind';
 let h: AccountHarness;
 
 beforeAll(async () => {
-  h = await openAccountHarness({ CODE_DAILY_LIMIT_PER_TARGET: '3', CODE_DAILY_LIMIT_PER_IP: '5' });
+  h = await openAccountHarness({
+    CODE_DAILY_LIMIT_PER_TARGET: '3',
+    CODE_DAILY_LIMIT_PER_IP: '5',
+    EDITOR_ACCOUNTS: 'chief.editor@example.com, 13900000000',
+  });
 }, 60_000);
 afterAll(async () => {
   await h.close();
@@ -195,7 +199,24 @@ describe('registration', () => {
     expect(res.status).toBe(200);
     const token = (res.body.data as { token: string }).token;
     const info = await h.call('GET', '/web/api/account/user-info', undefined, { token });
-    expect(info.body.data).toMatchObject({ email: 'new.user@example.com', hasPassword: true, mobile: null });
+    expect(info.body.data).toMatchObject({
+      email: 'new.user@example.com',
+      hasPassword: true,
+      mobile: null,
+      role: 'user',
+    });
+  });
+
+  test('an address named in EDITOR_ACCOUNTS registers as an editor', async () => {
+    const code = await h.code('Chief.Editor@example.com', 'register');
+    const res = await h.call('POST', '/web/api/account/register/email', {
+      email: 'Chief.Editor@example.com',
+      code,
+      password: PASSWORD,
+    });
+    expect(res.status).toBe(200);
+    const [row] = await h.db.select().from(accounts).where(eq(accounts.email, 'chief.editor@example.com'));
+    expect(row?.role).toBe('editor');
   });
 
   test.each([

@@ -1,3 +1,4 @@
+import { buffer } from 'node:stream/consumers';
 import { eq } from 'drizzle-orm';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -131,6 +132,19 @@ describe('uploads straight to storage', () => {
   });
 });
 
+describe('the sheets and templates of /tougao', () => {
+  test('the GB 2312 sheet lists its 6763 characters in lines of 50, numbered', async () => {
+    const res = await app.request('/web/api/contributeTemplate/file?name=gb2312-6763');
+    expect(res.headers.get('content-disposition')).toContain("filename*=UTF-8''GB2312-6763");
+    const lines = (await res.text()).split('\n').filter((line) => /^\d{4} {2}/.test(line));
+    const chars = lines.flatMap((line) => [...line.slice(6)]);
+    expect(chars).toHaveLength(6763);
+    expect(new Set(chars).size).toBe(6763);
+    expect(chars.slice(0, 3).join('')).toBe('啊阿埃');
+    expect((await call(app, '/web/api/contributeTemplate/file?name=passwd')).status).toBe(400);
+  });
+});
+
 describe('bad files get a clear reason and leave nothing behind', () => {
   async function firstSave(bytes: Uint8Array, name: string) {
     const ref = await uploadAs(app, designer, 'font', bytes, name);
@@ -230,6 +244,12 @@ describe('from draft to library font', () => {
       as(designer),
     );
     expect(preview.headers.get('content-type')).toBe('font/woff2');
+    // 𠀀 is not in the face: the answer says so, and the page boxes it instead of a fallback's glyph.
+    const lacking = await app.request(
+      `/web/api/contribute/preview?uid=${uid}&file=${fontFileId}&text=${encodeURIComponent('永𠀀')}`,
+      as(designer),
+    );
+    expect(decodeURIComponent(lacking.headers.get('x-missing-characters') ?? '')).toBe('𠀀');
     expect(passesOts(new Uint8Array(await preview.arrayBuffer()))).toBe(true);
   });
 
@@ -269,13 +289,13 @@ describe('from draft to library font', () => {
       uid,
       action: 'request_changes',
       comments: [
-        { item: `file:${fontFileId}`, body: '粗体的“永”字捺笔过重，请调整。' },
+        { item: `font:${fontFileId}`, body: '粗体的“永”字捺笔过重，请调整。' },
         { item: 'field:description', body: '请补充适用场景。' },
       ],
     });
     expect(back.data.status).toBe('needs_revision');
     expect(back.data.comments.map((c) => [c.item, c.round])).toEqual([
-      [`file:${fontFileId}`, 1],
+      [`font:${fontFileId}`, 1],
       ['field:description', 1],
     ]);
     const messages = await call<{ records: NotificationItem[] }>(
@@ -376,6 +396,11 @@ describe('from draft to library font', () => {
       .from(fonts)
       .where(eq(fonts.familyId, family?.id ?? -1));
     expect(faces.map((face) => face.gno).sort()).toEqual(['mo-xiang-hei-400', 'mo-xiang-hei-700']);
+    for (const face of faces) {
+      const stored = await storage().get(face.fileKey);
+      if (!stored) throw new Error(`missing ${face.fileKey}`);
+      expect(passesOts(new Uint8Array(await buffer(stored.body)))).toBe(true);
+    }
     const [preview] = await subsetFonts([{ gno: 'mo-xiang-hei-700', text: '永和' }]);
     expect(preview?.missing).toBe('');
   });

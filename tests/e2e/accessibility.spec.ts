@@ -1,36 +1,7 @@
-import { createRequire } from 'node:module';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { violations } from '../helpers/axe.ts';
 
-// The checks behind Lighthouse's accessibility score (axe-core, the engine Lighthouse runs), on a
-// phone-sized screen as Lighthouse's mobile preset uses, for the pages readers open most.
-const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-async function violations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: axeSource });
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run: (
-            context: Document,
-            options: object,
-          ) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
-      rules: { 'label-content-name-mismatch': { enabled: true } },
-    });
-    return result.violations.map(
-      (violation) =>
-        `${violation.id}: ${violation.nodes
-          .map((node) => node.target.join(' '))
-          .slice(0, 3)
-          .join(', ')}`,
-    );
-  });
-}
+// On a phone-sized screen as Lighthouse's mobile preset uses, for the pages readers open most.
 
 test('home, the library, a font page and an article pass every accessibility check', async ({ page }) => {
   await page.setViewportSize({ width: 412, height: 823 });

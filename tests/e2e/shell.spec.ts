@@ -70,7 +70,7 @@ test.describe('the /user guard', () => {
     await page.goto('/tougao');
     const requested: string[] = [];
     page.on('request', (request) => requested.push(new URL(request.url()).pathname));
-    await page.getByRole('navigation', { name: '投稿步骤' }).getByRole('link', { name: '提交作品' }).click();
+    await page.getByRole('navigation', { name: '投稿流程' }).getByRole('link', { name: '提交作品' }).click();
     await expect(page).toHaveURL(/\/\?redirect=%2Fuser%2Fsubmit$/);
     await expect(page.getByRole('dialog', { name: '登录' })).toBeVisible();
     expect(requested).not.toContain('/user/submit');
@@ -138,7 +138,7 @@ test.describe('every SPEC route', () => {
     '/user/profile',
     '/user/signing',
     '/user/submission',
-    '/user/submission/1',
+    '/user/submission/00000000-0000-4000-8000-000000000000',
     '/user/submit',
   ];
 
@@ -170,6 +170,9 @@ test.describe('every SPEC route', () => {
     '/user/message/1',
     '/user/contact',
     '/user/signing',
+    '/user/submission',
+    '/user/submission/00000000-0000-4000-8000-000000000000',
+    '/user/submit',
   ]);
 
   test('user centre pages answer 302 to a visitor, and to a token no session knows when they render its data', async ({

@@ -208,6 +208,8 @@ export async function register(
         ...(input.channel === 'sms' ? { mobile: input.target } : { email: input.target }),
         passwordHash,
         nickname: input.nickname || defaultNickname(),
+        // The first editors of a new site register like anyone else (EDITOR_ACCOUNTS).
+        role: env().EDITOR_ACCOUNTS.includes(input.target.toLowerCase()) ? 'editor' : 'user',
         createdAt: new Date(ctx.clock()),
         updatedAt: new Date(ctx.clock()),
       })

@@ -8,7 +8,7 @@ import { type Caller, detailOf, findVisible, move } from './service.ts';
 // The reviewers' side (the editor role): the queue, claiming, comments per item, and the
 // decisions. Publishing an accepted submission is publish.ts.
 
-/** A reviewer's comment on one item: 'general', 'field:<name>' or 'file:<id>'. */
+/** A reviewer's comment on one item: 'general', 'field:<name>', 'font:<id>' or 'image:<id>'. */
 export interface ItemComment {
   item: string;
   body: string;

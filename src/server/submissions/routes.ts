@@ -11,6 +11,9 @@ import {
   SUBMISSION_STATUSES,
 } from '../../contract/submissions.ts';
 import { type AccountResolver, requireAccount, sessionAccount } from '../auth/current-account.ts';
+import { readSfnt } from '../engine/sfnt.ts';
+import { cmapOf } from '../engine/sfnt-info.ts';
+import { contentDisposition } from '../fonts/download-routes.ts';
 import { notFound, ok } from '../http/envelope.ts';
 import { pageQuery, validate } from '../http/validate.ts';
 import { storage } from '../storage/index.ts';
@@ -31,6 +34,7 @@ import {
   timelineOf,
   uploadFinal,
 } from './service.ts';
+import { TEMPLATE_FILES, templateFile } from './templates.ts';
 
 const keys = <T extends Record<string, unknown>>(record: T) =>
   Object.keys(record) as [keyof T & string, ...(keyof T & string)[]];
@@ -106,6 +110,7 @@ const previewQuery = assetQuery.omit({ part: true }).extend({
   face: z.coerce.number().int().min(0).max(20).default(0).meta({ label: '字重' }),
   text: z.string().min(1, '预览文字不能为空').max(400, '预览文字最多 400 个字').meta({ label: '预览文字' }),
 });
+const templateQuery = z.object({ name: z.enum(keys(TEMPLATE_FILES), '没有这个模板').meta({ label: '模板' }) });
 const queueQuery = pageQuery.extend({
   filter: z
     .enum(['open', ...SUBMISSION_STATUSES])
@@ -121,7 +126,7 @@ const decideBody = z.object({
       z.object({
         item: z
           .string()
-          .regex(/^(general|field:[a-zA-Z.]{1,30}|file:\d{1,10})$/, '意见所属的项目不正确')
+          .regex(/^(general|field:[a-zA-Z]{1,30}|(font|image):\d{1,10})$/, '意见所属的项目不正确')
           .meta({ label: '项目' }),
         body: z.string().trim().max(1000, '每条意见最多 1000 个字').meta({ label: '意见' }),
       }),
@@ -139,6 +144,17 @@ export function submissionRoutes(options: { account?: AccountResolver } = {}): H
   const resolve = options.account ?? sessionAccount;
   const routes = new Hono();
   const caller = async (c: Parameters<AccountResolver>[0]) => callerOf(await requireAccount(resolve, c));
+
+  // The sheets and templates of /tougao, open to everyone.
+  routes.get('/contributeTemplate/file', validate('query', templateQuery), async (c) => {
+    const { name } = c.req.valid('query');
+    const text = await templateFile(name);
+    return c.body(`\ufeff${text}`, 200, {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Content-Disposition': contentDisposition(TEMPLATE_FILES[name].file, `${name}.txt`),
+      'Cache-Control': 'public, max-age=3600',
+    });
+  });
 
   routes.get('/contribute/getSTSToken', validate('query', ticketQuery), async (c) => {
     const { accountId } = await caller(c);
@@ -213,10 +229,14 @@ export function submissionRoutes(options: { account?: AccountResolver } = {}): H
     const found = stored.report?.kind === 'font' ? stored.report.faces[face] : undefined;
     if (!found) throw notFound('字体不存在');
     const codePoints = codePointsOf(text);
-    const { woff2 } = await subsetPool().run({ fontId: found.sha256, key: found.faceKey, codePoints, quality: 5 });
+    const { ttf, woff2 } = await subsetPool().run({ fontId: found.sha256, key: found.faceKey, codePoints, quality: 5 });
+    // The characters the face lacks, so the page marks them instead of letting another font draw them.
+    const mapped = cmapOf(readSfnt(ttf));
+    const missing = String.fromCodePoint(...codePoints.filter((cp) => !mapped.has(cp) && cp !== 0x20 && cp !== 0x3000));
     return c.body(woff2 as Uint8Array<ArrayBuffer>, 200, {
       'Content-Type': 'font/woff2',
       'Cache-Control': 'private, max-age=3600',
+      'X-Missing-Characters': encodeURIComponent(missing),
     });
   });
 

@@ -140,6 +140,7 @@ export async function detailOf(caller: Caller, row: Row, database?: Db): Promise
     finals: views('final'),
     comments: comments.map((c) => ({ ...c, author: c.author ?? '审核员', createdAt: c.createdAt.toISOString() })),
     reviewer: reviewer || null,
+    missing: missingParts(row, files),
     can: {
       edit: mine && EDITABLE.includes(row.status),
       submit: mine && row.status === 'draft',
@@ -359,11 +360,7 @@ export async function reviseSubmission(
 }
 
 /** What is still missing before a submission can go to review, in the designer's words. */
-export async function missingParts(row: Row, db: Db): Promise<string[]> {
-  const files = await db
-    .select({ kind: submissionFiles.kind })
-    .from(submissionFiles)
-    .where(and(eq(submissionFiles.submissionId, row.id), isNull(submissionFiles.replacedAt)));
+function missingParts(row: Row, files: ReadonlyArray<{ kind: FileRow['kind'] }>): string[] {
   const missing: string[] = [];
   if (!row.nameEn) missing.push('英文名称');
   if (!row.category) missing.push('风格分类');
@@ -387,7 +384,11 @@ export async function submitSubmission(
   const db = database ?? (await configuredDb());
   const row = await findVisible(caller, uid, db);
   if (row.accountId !== caller.accountId) throw gone();
-  const missing = await missingParts(row, db);
+  const files = await db
+    .select({ kind: submissionFiles.kind })
+    .from(submissionFiles)
+    .where(and(eq(submissionFiles.submissionId, row.id), isNull(submissionFiles.replacedAt)));
+  const missing = missingParts(row, files);
   if (missing.length > 0) throw badRequest(`还缺少：${missing.join('、')}`);
   const action = row.status === 'needs_revision' ? 'resubmit' : 'submit';
   const moved = await move(

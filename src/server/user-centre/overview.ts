@@ -78,7 +78,7 @@ export async function userOverview(accountId: number, database?: Db): Promise<Us
     db.select({ n: count() }).from(submissions).where(mineSubmissions),
     db
       .select({
-        id: submissions.id,
+        uid: submissions.uid,
         fontName: submissions.fontName,
         status: submissions.status,
         at: submissions.updatedAt,
@@ -105,7 +105,7 @@ export async function userOverview(accountId: number, database?: Db): Promise<Us
     submissions: {
       total: submissionCount[0]?.n ?? 0,
       latest: submissionRows.map((row) => ({
-        id: row.id,
+        uid: row.uid,
         fontName: row.fontName,
         status: row.status,
         statusName: SUBMISSION_STATUS_NAMES[row.status],

@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { violations } from '../helpers/axe.ts';
+import { openLogin, registerInOpenDialog } from '../helpers/e2e-register.ts';
+import { BOLD, makeZip, REGULAR, specimenPng } from '../helpers/submissions.ts';
+
+// Two people, two browsers: a designer submits a family, a reviewer (EDITOR_ACCOUNTS in
+// playwright.config.ts) sends it back, the designer re-uploads, the reviewer accepts, the designer
+// signs and uploads the final files, the reviewer publishes, and the font is in the library.
+
+const DESIGNER = `designer-${Date.now().toString(36)}@example.com`;
+const REVIEWER = 'reviewer@example.com';
+const PASSWORD = 'ink and paper 2026';
+const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'submission-'));
+
+function file(name: string, bytes: Uint8Array): string {
+  const where = path.join(folder, name);
+  fs.writeFileSync(where, bytes);
+  return where;
+}
+
+async function signedIn(browser: Browser, email: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto('/');
+  await openLogin(page);
+  await registerInOpenDialog(page, email, PASSWORD);
+  return page;
+}
+
+test('a font goes from a designer’s upload through review to the library', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const family = file(
+    '墨香黑.zip',
+    makeZip([
+      { name: 'MoXiangHei-Regular.ttf', data: REGULAR, deflate: true },
+      { name: 'MoXiangHei-Bold.ttf', data: BOLD, deflate: true },
+    ]),
+  );
+  const designer = await signedIn(browser, DESIGNER);
+
+  // The designer reads the guidelines and starts.
+  await designer.goto('/tougao');
+  await expect(designer.getByRole('link', { name: /GB 2312 汉字表/ })).toHaveAttribute('href', /gb2312-6763/);
+  await designer.getByRole('link', { name: '开始投稿' }).first().click();
+  await expect(designer.getByRole('heading', { name: '1. 字体信息' })).toBeVisible();
+  await designer.getByLabel(/中文名称/).fill('墨香黑');
+  await designer.getByLabel('英文名称').fill('Mo Xiang Hei');
+  await designer.getByLabel('风格分类').selectOption('黑体');
+  await designer.getByLabel('适用文字').selectOption('简体');
+  await designer.getByLabel('设计师署名').fill('林墨');
+  await designer
+    .getByLabel('字体介绍')
+    .fill('一款为屏幕正文设计的黑体，笔画端口略带弧度，小字号下依然清楚，适合长篇阅读。');
+  await designer.getByLabel(/SIL 开源字体许可/).check();
+  await designer.getByRole('button', { name: '保存并继续' }).click();
+
+  await expect(designer.getByRole('heading', { name: '2. 字体文件' })).toBeVisible();
+  await expect(designer).toHaveURL(/\/user\/submit\?uid=/);
+  // A PNG renamed .ttf is refused with its reason.
+  await designer.getByLabel('选择字体文件').setInputFiles(file('fake.ttf', await specimenPng()));
+  await expect(designer.getByRole('alert')).toContainText('不是字体文件');
+  await designer.getByLabel('选择字体文件').setInputFiles(family);
+  const report = designer.getByRole('table', { name: '各字重的检查结果' });
+  await expect(report.getByRole('row')).toHaveCount(3);
+  await expect(report).toContainText('通过');
+  expect(await violations(designer)).toEqual([]);
+  await designer.getByRole('button', { name: '下一步' }).click();
+
+  await designer.getByLabel('添加展示图').setInputFiles(file('样张.png', await specimenPng()));
+  await expect(designer.getByRole('img', { name: '展示图 样张.png' })).toBeVisible();
+  await designer.getByRole('button', { name: '下一步' }).click();
+  await designer.getByLabel('原创设计').check();
+  await designer.getByRole('button', { name: '保存并继续' }).click();
+  await expect(designer.getByText('信息完整，可以提交')).toBeVisible();
+  await designer.getByRole('button', { name: '提交审核' }).click();
+  await expect(designer.getByRole('heading', { name: '墨香黑', level: 1 })).toBeVisible();
+  await expect(designer.getByText('待审核', { exact: true })).toBeVisible();
+  const detailUrl = designer.url();
+
+  // The reviewer finds it in the queue, claims it and sends it back with a comment on the font file.
+  const reviewer = await signedIn(browser, REVIEWER);
+  await reviewer.goto('/editor?tab=submissions');
+  await reviewer.getByRole('link', { name: '墨香黑' }).click();
+  await reviewer.getByRole('button', { name: '开始审核' }).click();
+  await expect(reviewer.getByRole('button', { name: '退回修改' })).toBeVisible();
+  await reviewer.getByText(/逐项意见/).click();
+  await reviewer.getByRole('textbox', { name: '字体文件 墨香黑.zip' }).fill('粗体的“永”字捺笔过重，请调整后重新上传。');
+  expect(await violations(reviewer)).toEqual([]);
+  await reviewer.getByRole('button', { name: '退回修改' }).click();
+  await expect(reviewer.getByText('待修改', { exact: true })).toBeVisible();
+
+  // The designer sees the comment where it belongs, re-uploads and resubmits.
+  await designer.goto(detailUrl);
+  await expect(designer.getByText('粗体的“永”字捺笔过重')).toBeVisible();
+  expect(await violations(designer)).toEqual([]);
+  await designer.getByRole('link', { name: '修改并重新提交' }).click();
+  await designer.getByRole('button', { name: /字体文件/ }).click();
+  await expect(designer.getByText('粗体的“永”字捺笔过重')).toBeVisible();
+  await designer.getByLabel('换一个字体文件').setInputFiles(file('墨香黑-v2.zip', fs.readFileSync(family)));
+  await expect(designer.getByText('墨香黑-v2.zip')).toBeVisible();
+  await designer.getByRole('button', { name: /确认提交/ }).click();
+  await designer.getByLabel(/给审核员的说明/).fill('已调整粗体的捺笔。');
+  await designer.getByRole('button', { name: '重新提交审核' }).click();
+  await expect(designer.getByText('已重新提交', { exact: true })).toBeVisible();
+
+  // The reviewer accepts.
+  await reviewer.reload();
+  await reviewer.getByRole('button', { name: '开始审核' }).click();
+  await reviewer.getByRole('button', { name: '审核通过' }).click();
+  await expect(reviewer.getByText('等待设计师签约并上传终稿')).toBeVisible();
+
+  // The designer signs, then uploads the final files.
+  await designer.reload();
+  await designer.getByRole('link', { name: '去签约' }).click();
+  // A name whose characters the fixture fonts hold, so the agreement's PDF draws every one of them.
+  await designer.getByLabel('真实姓名或工作室名称').fill('王大川');
+  await designer.getByLabel('署名').fill('大川');
+  await designer.getByLabel(/我已阅读并同意/).check();
+  await designer.getByRole('button', { name: '签署协议' }).click();
+  await expect(designer.getByRole('heading', { name: '你已签约' })).toBeVisible();
+  await designer.goto(detailUrl);
+  await designer.getByLabel('上传终稿').setInputFiles(family);
+  await expect(designer.getByText('终稿已上传', { exact: true })).toBeVisible();
+
+  // The reviewer publishes; the font is in the library and previews in its own glyphs.
+  await reviewer.reload();
+  await reviewer.getByRole('button', { name: '上架到字体库' }).click();
+  await expect(reviewer.getByRole('link', { name: '查看字体页面' })).toBeVisible();
+  await designer.goto('/font?keyword=墨香黑');
+  await designer
+    .getByRole('link', { name: /墨香黑/ })
+    .first()
+    .click();
+  await expect(designer).toHaveURL(/\/font\/mo-xiang-hei$/);
+  await designer.waitForFunction(() => document.documentElement.dataset['previewsLoaded']);
+  const drawn = await designer.evaluate(() => {
+    const previews = [...document.querySelectorAll<HTMLElement>('[data-preview-gno]')];
+    return {
+      count: previews.length,
+      ownFace: previews.every((element) => element.style.fontFamily.length > 0),
+    };
+  });
+  expect(drawn.count).toBeGreaterThan(0);
+  expect(drawn.ownFace).toBe(true);
+  await expect(designer.getByText('林墨').first()).toBeVisible();
+
+  // The user centre's overview leads back to the submission, now published.
+  await designer.goto('/user/overview');
+  await designer.getByRole('link', { name: '墨香黑', exact: true }).click();
+  await expect(designer).toHaveURL(detailUrl);
+  await expect(designer.getByText('已上架', { exact: true })).toBeVisible();
+});

@@ -1,0 +1,34 @@
+import { createRequire } from 'node:module';
+import type { Page } from '@playwright/test';
+
+// The checks behind Lighthouse's accessibility score (axe-core, the engine Lighthouse runs), with the
+// WCAG 2.1 A and AA rules and axe's best practices.
+const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** The accessibility violations axe-core finds on the page, one line each (rule: first targets). */
+export async function violations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: axeSource });
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            context: Document,
+            options: object,
+          ) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+      rules: { 'label-content-name-mismatch': { enabled: true } },
+    });
+    return result.violations.map(
+      (violation) =>
+        `${violation.id}: ${violation.nodes
+          .map((node) => node.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    );
+  });
+}
