@@ -22,6 +22,7 @@ import { messageRoutes } from '../../src/server/messages/routes.ts';
 import { AGREEMENT, AGREEMENT_SHA256 } from '../../src/server/signing/agreement.ts';
 import { storage } from '../../src/server/storage/index.ts';
 import { fileRoutes } from '../../src/server/storage/routes.ts';
+import { TICKETS_PER_TEN_MINUTES } from '../../src/server/submissions/files.ts';
 import { submissionRoutes } from '../../src/server/submissions/routes.ts';
 import { closeToolsPool } from '../../src/server/tools/runtime.ts';
 import { closeSubsetPool, subsetFonts } from '../../src/server/webfont/subset.ts';
@@ -115,6 +116,19 @@ describe('uploads straight to storage', () => {
     expect((await storage().stat(ticket.data.key))?.size).toBe(REGULAR.byteLength);
     // The incoming area is never served.
     expect((await app.request(`/files/${ticket.data.key}`)).status).toBe(404);
+  });
+
+  test('an account taking ticket after ticket is slowed down with a Chinese 429', async () => {
+    const flood = await insertAccount(library.db, 'flood@example.com');
+    const query = new URLSearchParams({ purpose: 'image', name: 'a.png', size: '100', type: 'image/png' });
+    const answers = [];
+    for (let i = 0; i <= TICKETS_PER_TEN_MINUTES; i++) {
+      answers.push(await call(app, `/web/api/contribute/getSTSToken?${query}`, as(flood)));
+    }
+    expect(answers.slice(0, -1).every((answer) => answer.status === 200)).toBe(true);
+    expect(answers.at(-1)).toMatchObject({ status: 429, message: '上传太频繁，请稍后再试' });
+    // Another account is not affected.
+    expect((await call(app, `/web/api/contribute/getSTSToken?${query}`, as(other))).status).toBe(200);
   });
 
   test('a 2 GB file and a visitor are refused before anything is sent', async () => {
