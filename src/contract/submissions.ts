@@ -130,7 +130,10 @@ export interface UploadTicket {
   expiresAt: string;
 }
 
-/** One face found in an uploaded font file, as checked on the server. */
+/**
+ * One face found in an uploaded font file, as checked on the server. Only faces that pass the rules
+ * browsers' sanitizer (OTS) applies are stored: one that fails is refused at upload with its reason.
+ */
 export interface FaceReport {
   familyName: string;
   styleName: string;
@@ -142,8 +145,6 @@ export interface FaceReport {
   format: 'ttf' | 'otf';
   /** Characters covered of GB 2312 (6763), 通用规范一级 (3500), Big5 (13053) and Basic Latin (95). */
   coverage: { gb2312: number; tongyong: number; big5: number; latin: number };
-  /** The checks a browser's sanitizer makes all passed. */
-  sanitizerPassed: boolean;
   /** A specimen drawn in the face on the server. */
   specimenUrl: string;
 }

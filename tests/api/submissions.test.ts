@@ -232,9 +232,9 @@ describe('from draft to library font', () => {
     expect(withFont.status).toBe(200);
     const [file] = withFont.data.fonts;
     fontFileId = file?.id ?? 0;
-    expect(file?.faces.map((face) => [face.weight, face.format, face.sanitizerPassed])).toEqual([
-      [400, 'ttf', true],
-      [700, 'ttf', true],
+    expect(file?.faces.map((face) => [face.weight, face.format, face.fullName])).toEqual([
+      [400, 'ttf', 'Noto Sans SC Regular'],
+      [700, 'ttf', 'Noto Sans SC Bold'],
     ]);
     expect(file?.faces[0]?.coverage.gb2312).toBeGreaterThan(0);
 

@@ -66,7 +66,8 @@ export function FontFileReport({
                     {face.coverage[key].toLocaleString('zh-CN')}
                   </td>
                 ))}
-                <td className="sub-table__ok">{face.sanitizerPassed ? '通过' : '未通过'}</td>
+                {/* Only faces that pass are stored; a failing one is refused at upload with its reason. */}
+                <td className="sub-table__ok">通过</td>
               </tr>
             ))}
           </tbody>

@@ -15,7 +15,7 @@ import { log } from '../log.ts';
 import { INCOMING_PREFIX, presignedPut, storage } from '../storage/index.ts';
 import { ToolTaskError } from '../tools/pool.ts';
 import { toolsPool } from '../tools/runtime.ts';
-import { checkSubmissionImage } from './checks.ts';
+import { checkSubmissionImage } from './images.ts';
 
 // A submission's files travel in two steps. getSTSToken hands the browser a presigned PUT for one
 // key under tools/incoming/<account>-<random>/, one size and one type, valid ten minutes; the
@@ -183,7 +183,6 @@ export function fileView(uid: string, row: FileRow): SubmissionFileView {
             version: face.version,
             format: face.format,
             coverage: face.coverage,
-            sanitizerPassed: true,
             specimenUrl: asset(`specimen-${i}`),
           }))
         : [],

@@ -3,7 +3,7 @@ import type { SubmissionDetail, SubmissionPage, SubmissionStatus } from '../../c
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { submissionComments, submissions } from '../db/schema/index.ts';
 import { badRequest, forbidden } from '../http/envelope.ts';
-import { type Caller, detailOf, findVisible, move } from './service.ts';
+import { type Caller, detailOf, findVisible, move, summaryOf } from './service.ts';
 
 // The reviewers' side (the editor role): the queue, claiming, comments per item, and the
 // decisions. Publishing an accepted submission is publish.ts.
@@ -51,9 +51,8 @@ export async function reviewQueue(
       .groupBy(submissions.status),
   ]);
   const n = total?.n ?? 0;
-  const details = await Promise.all(rows.map((row) => detailOf(caller, row, db)));
   return {
-    records: details,
+    records: rows.map(summaryOf),
     total: n,
     current: page.current,
     size: page.size,

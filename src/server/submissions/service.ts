@@ -70,7 +70,8 @@ export async function findVisible(caller: Caller, uid: string, database?: Db): P
   throw gone();
 }
 
-function summaryOf(row: Row): SubmissionSummary {
+/** A submission in a list. */
+export function summaryOf(row: Row): SubmissionSummary {
   return {
     uid: row.uid,
     fontName: row.fontName,
