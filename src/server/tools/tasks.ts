@@ -1,4 +1,5 @@
 import { buffer } from 'node:stream/consumers';
+import type { CharacterSuggestion, FoundGlyphs, GlyphBox } from '../../contract/identify.ts';
 import { characterRanking } from '../engine/char-frequency.ts';
 import {
   checkWrittenFont,
@@ -19,6 +20,14 @@ import { encodeWoff } from '../engine/woff.ts';
 import { encodeWoff2 } from '../engine/woff2.ts';
 import type { WeightedWord } from '../engine/wordcloud/words.ts';
 import { storage } from '../storage/index.ts';
+import {
+  type MatchTask,
+  type MatchTaskResult,
+  matchGlyphsTask,
+  type PictureRef,
+  readGlyphsTask,
+  unidentifiedGlyphsTask,
+} from './identify/tasks.ts';
 import {
   type PixelFontResult,
   type PixelPreviewResult,
@@ -66,7 +75,10 @@ export type ToolTask =
   | { kind: 'pixelPreview'; source: PixelSource; options: PixelOptions; text: string; edits: PixelEdit[] }
   | ({ kind: 'pixelFont' } & Parameters<typeof pixelFontTask>[0])
   | { kind: 'cloudWords'; text: string; limit: number }
-  | ({ kind: 'cloud' } & CloudTask);
+  | ({ kind: 'cloud' } & CloudTask)
+  | { kind: 'unidentifiedGlyphs'; picture: PictureRef }
+  | { kind: 'readGlyphs'; picture: PictureRef; boxes: GlyphBox[] }
+  | ({ kind: 'matchGlyphs' } & MatchTask);
 
 /** What the subset task found and made. */
 export interface SubsetTaskResult {
@@ -96,6 +108,9 @@ export interface TaskResults {
   pixelFont: PixelFontResult;
   cloudWords: WeightedWord[];
   cloud: CloudTaskResult;
+  unidentifiedGlyphs: FoundGlyphs;
+  readGlyphs: CharacterSuggestion[][];
+  matchGlyphs: MatchTaskResult;
 }
 
 async function readFont(key: string): Promise<Uint8Array> {
@@ -227,5 +242,11 @@ export async function runTask(task: ToolTask, progress: Progress): Promise<TaskR
       return cloudWordsTask(task.text, task.limit);
     case 'cloud':
       return cloudTask(task);
+    case 'unidentifiedGlyphs':
+      return unidentifiedGlyphsTask(task.picture);
+    case 'readGlyphs':
+      return readGlyphsTask(task.picture, task.boxes);
+    case 'matchGlyphs':
+      return matchGlyphsTask(task);
   }
 }
