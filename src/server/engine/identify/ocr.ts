@@ -68,9 +68,14 @@ export class GlyphReader {
       ranked.push({ character, confidence: data[bestStep * classes + k] as number });
     }
     ranked.sort((a, b) => b.confidence - a.confidence);
+    // Runners-up the model hardly considers are noise, not alternatives worth showing.
     return ranked
       .slice(0, count)
-      .map((s) => ({ character: s.character, confidence: Math.round(s.confidence * 1000) / 1000 }));
+      .filter((suggestion, i) => i === 0 || suggestion.confidence >= 0.01)
+      .map((suggestion) => ({
+        character: suggestion.character,
+        confidence: Math.round(suggestion.confidence * 1000) / 1000,
+      }));
   }
 }
 
