@@ -22,6 +22,9 @@ export interface RankedCandidate {
   covered: number;
 }
 
+/** Two references this alike are the same drawing (identical outlines give exactly 1). */
+const ALIKE = 0.9999;
+
 /** What a glyph the face lacks counts as: well below any drawn glyph, so coverage matters. */
 const MISSING = -0.5;
 
