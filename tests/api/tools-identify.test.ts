@@ -106,6 +106,22 @@ describe('font identification', () => {
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
   });
 
+  test('turns a phone photo upright by its EXIF orientation before finding the glyphs', async () => {
+    // Stored on its side, with orientation 6: viewers turn it a quarter clockwise to show it.
+    const sideways = await sharp(picture).rotate(270).withMetadata({ orientation: 6 }).jpeg().toBuffer();
+    const meta = await sharp(picture).metadata();
+    const uploaded = await upload(new Uint8Array(sideways), 'IMG_0001.jpg');
+    expect(uploaded.status).toBe(200);
+    expect([uploaded.data.width, uploaded.data.height]).toEqual([meta.width, meta.height]);
+    const found = await call<FoundGlyphs>(
+      app,
+      '/tools/api/identify/glyphs',
+      json('POST', { pictureId: uploaded.data.pictureId }),
+    );
+    const read = found.data.lines.flatMap((line) => line.glyphs.map((glyph) => glyph.suggestions[0]?.character));
+    expect(read.join('')).toBe(TEXT);
+  });
+
   test('reads characters for boxes the person drew', async () => {
     const uploaded = await upload(new Uint8Array(picture), 'photo.jpg');
     const found = await call<FoundGlyphs>(

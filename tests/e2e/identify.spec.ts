@@ -90,3 +90,17 @@ test('a file that is not a picture gets a clear message', async ({ page }) => {
     .setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not a picture at all') });
   await expect(page.getByRole('alert')).toContainText('无法读取这张图片');
 });
+
+test('a screenshot pasted from the clipboard is taken as the picture', async ({ page }) => {
+  await page.goto('/tools/unidentifiedBody');
+  await toolReady(page);
+  const bytes = [...(await textPhoto())];
+  await page.evaluate((data) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([new Uint8Array(data)], 'screenshot.jpg', { type: 'image/jpeg' }));
+    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true }));
+  }, bytes);
+  await expect(page.getByRole('img', { name: '上传的图片' })).toBeVisible();
+  await page.getByRole('button', { name: '找出文字' }).click();
+  await expect(boxes(page)).toHaveCount(4, { timeout: 30_000 });
+});
