@@ -87,7 +87,7 @@ export interface IdentifyCandidate {
     commercialFree: boolean;
   };
   faces: CandidateFace[];
-  /** Faces of other families that draw the sample exactly alike (思源黑体 SC, HK and TC). */
+  /** Faces of other families that draw the sample the same or all but the same (思源黑体 SC, HK and TC). */
   alike: { familyGno: string; familyName: string; fontId: number; styleName: string }[];
 }
 

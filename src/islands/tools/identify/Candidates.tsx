@@ -62,7 +62,7 @@ export function Candidates({ result, image }: Props): ReactElement {
                   .map((f) => f.styleName)
                   .join('、')}`}
               {candidate.alike.length > 0 &&
-                `；字形相同：${candidate.alike.map((a) => `${a.familyName} ${a.styleName}`).join('、')}`}
+                `；字形相同或几乎相同：${candidate.alike.map((a) => `${a.familyName} ${a.styleName}`).join('、')}`}
               {candidate.covered < result.glyphs.length && `；缺 ${result.glyphs.length - candidate.covered} 个字`}
             </p>
             <div className="identify-candidate__actions">

@@ -1,8 +1,9 @@
 import { glyphSimilarity } from './features.ts';
 
 // Ranking library faces for a picture's glyphs. Each face gets the mean similarity of its
-// references to the glyphs; faces that draw the sample identically (思源黑体 SC, HK and TC share
-// most glyphs) are one candidate with several members, so none of them counts as a miss.
+// references to the glyphs; faces that draw the sample identically or all but identically
+// (思源黑体 SC, HK and TC share most glyphs) are one candidate with several members, so none of
+// them counts as a miss.
 
 /** A glyph of the picture: the confirmed character and the descriptor of its crop. */
 export interface QueryGlyph {
@@ -22,13 +23,17 @@ export interface RankedCandidate {
   covered: number;
 }
 
-/** Two references this alike are the same drawing (identical outlines give exactly 1). */
-const ALIKE = 0.9999;
+/**
+ * References at least this alike are one drawing to the matcher (identical outlines give exactly
+ * 1; the regional forms of 思源 faces that differ in a hook or a dot give 0.98–0.99, below what a
+ * photographed glyph can tell apart, so ranking them apart would only be noise).
+ */
+const ALIKE = 0.985;
 
 /** What a glyph the face lacks counts as: well below any drawn glyph, so coverage matters. */
 const MISSING = -0.5;
 
-/** Whether two faces draw every sample character the same (their references are equal). */
+/** Whether two faces draw every sample character alike (each pair of references at least ALIKE). */
 function drawsAlike(a: (Float32Array | null)[], b: (Float32Array | null)[]): boolean {
   for (let i = 0; i < a.length; i++) {
     const x = a[i];
@@ -37,7 +42,7 @@ function drawsAlike(a: (Float32Array | null)[], b: (Float32Array | null)[]): boo
       if (x !== y) return false;
       continue;
     }
-    for (let k = 0; k < x.length; k++) if (Math.abs((x[k] as number) - (y[k] as number)) > 1e-4) return false;
+    if (glyphSimilarity(x, y) < ALIKE) return false;
   }
   return true;
 }
