@@ -37,7 +37,6 @@ export const TOOLS: NavItem[] = [
   },
   {
     href: '/tools/unidentifiedBody',
-    soon: true,
     label: '字体识别',
     description: '上传一张带文字的图片，在字体库里查找字形相近的字体。',
   },

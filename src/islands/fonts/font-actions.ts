@@ -13,7 +13,8 @@ function starredGnos(): Set<string> {
   return new Set((starred?.fontList ?? []).map((font) => font.fontGNo));
 }
 
-function paint(): void {
+/** Sets every star and compare button of the page to the user's favourites and compare list. */
+export function paintFontActions(): void {
   const starred = starredGnos();
   for (const button of document.querySelectorAll<HTMLButtonElement>('[data-favorite-gno]')) {
     const on = starred.has(button.dataset['favoriteGno'] ?? '');
@@ -68,8 +69,8 @@ export function installFontActions(): void {
     const compare = target?.closest<HTMLButtonElement>('[data-compare-gno]');
     if (compare) toggleCompare(compare);
   });
-  $favoriteFonts.listen(paint);
-  $compareFonts.listen(paint);
-  paint();
+  $favoriteFonts.listen(paintFontActions);
+  $compareFonts.listen(paintFontActions);
+  paintFontActions();
   goLive('[data-favorite-gno], [data-compare-gno]');
 }

@@ -6,6 +6,7 @@ import { ok } from '../http/envelope.ts';
 import { validate } from '../http/validate.ts';
 import { toolClient } from './clients.ts';
 import { convertRequest, startConversion } from './convert.ts';
+import { identifyRoutes } from './identify/routes.ts';
 import { findJob, openJobFile } from './jobs.ts';
 import { admitUpload } from './limits.ts';
 import { pixelFontRequest, pixelPreviewRequest, previewPixelFont, startPixelFont } from './pixel.ts';
@@ -21,7 +22,7 @@ const jobParams = z.object({ jobId: z.string().max(64).meta({ label: '任务编�
  * convert, POST subset and POST pixel (start a job), POST pixel/preview (a line drawn as the pixel
  * font will look, answered at once), GET jobs/:jobId (its state and, when done, its files) and
  * GET files/:token/:name (an output, as an attachment). The word cloud's calls are under
- * /word-cloud (wordcloud/routes.ts).
+ * /word-cloud (wordcloud/routes.ts), font identification's under /identify (identify/routes.ts).
  */
 export function toolRoutes(): Hono {
   const routes = new Hono();
@@ -44,6 +45,7 @@ export function toolRoutes(): Hono {
   );
   routes.route('/', pixelProjectRoutes());
   routes.route('/word-cloud', wordCloudRoutes());
+  routes.route('/identify', identifyRoutes());
   routes.get('/jobs/:jobId', validate('param', jobParams), async (c) => {
     c.header('Cache-Control', 'no-store');
     return c.json(ok(await findJob(c.req.valid('param').jobId)));

@@ -1,4 +1,5 @@
 import { buffer } from 'node:stream/consumers';
+import type { CharacterSuggestion, FoundGlyphs, GlyphBox } from '../../contract/identify.ts';
 import { characterRanking } from '../engine/char-frequency.ts';
 import {
   checkWrittenFont,
@@ -20,6 +21,14 @@ import { encodeWoff2 } from '../engine/woff2.ts';
 import type { WeightedWord } from '../engine/wordcloud/words.ts';
 import { storage } from '../storage/index.ts';
 import { checkSubmissionFont, type SubmissionFontResult, type SubmissionFontTask } from '../submissions/checks.ts';
+import {
+  type MatchTask,
+  type MatchTaskResult,
+  matchGlyphsTask,
+  type PictureRef,
+  readGlyphsTask,
+  unidentifiedGlyphsTask,
+} from './identify/tasks.ts';
 import {
   type PixelFontResult,
   type PixelPreviewResult,
@@ -68,6 +77,9 @@ export type ToolTask =
   | ({ kind: 'pixelFont' } & Parameters<typeof pixelFontTask>[0])
   | { kind: 'cloudWords'; text: string; limit: number }
   | ({ kind: 'cloud' } & CloudTask)
+  | { kind: 'unidentifiedGlyphs'; picture: PictureRef }
+  | { kind: 'readGlyphs'; picture: PictureRef; boxes: GlyphBox[] }
+  | ({ kind: 'matchGlyphs' } & MatchTask)
   | ({ kind: 'submissionFont' } & SubmissionFontTask);
 
 /** What the subset task found and made. */
@@ -98,6 +110,9 @@ export interface TaskResults {
   pixelFont: PixelFontResult;
   cloudWords: WeightedWord[];
   cloud: CloudTaskResult;
+  unidentifiedGlyphs: FoundGlyphs;
+  readGlyphs: CharacterSuggestion[][];
+  matchGlyphs: MatchTaskResult;
   submissionFont: SubmissionFontResult;
 }
 
@@ -230,6 +245,12 @@ export async function runTask(task: ToolTask, progress: Progress): Promise<TaskR
       return cloudWordsTask(task.text, task.limit);
     case 'cloud':
       return cloudTask(task);
+    case 'unidentifiedGlyphs':
+      return unidentifiedGlyphsTask(task.picture);
+    case 'readGlyphs':
+      return readGlyphsTask(task.picture, task.boxes);
+    case 'matchGlyphs':
+      return matchGlyphsTask(task);
     case 'submissionFont':
       return checkSubmissionFont(task);
   }

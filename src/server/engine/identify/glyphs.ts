@@ -1,0 +1,118 @@
+import { binarise, type GrayImage, type InkMask } from './binarise.ts';
+import { describeGlyph, type GlyphInk } from './features.ts';
+import { type Box, estimateSkew, findLines, rotateGray, type TextLine, withoutSpecks } from './segment.ts';
+
+// The glyph finder end to end (workflow task 125): ink, skew, lines and character boxes of a
+// picture, and the descriptors of the boxes a person confirmed.
+
+/**
+ * The least darkness assumed of ink, as a share of the ground's level: print, screens and signs
+ * are seldom lighter (tuned on tests/bench/identify.ts, where thin faces were taken for light ones
+ * without it).
+ */
+const INK_DEPTH = 0.25;
+
+/** What the finder saw in a picture. */
+export interface FoundGlyphs {
+  /** The picture turned upright (the boxes are in its pixels). */
+  gray: GrayImage;
+  /** Its ink, ink = 1, without specks. */
+  mask: InkMask;
+  /** How much ink each pixel holds (0 ground, 1 ink), read from the grey levels, for the descriptors. */
+  coverage: GlyphInk;
+  /** The turn applied, in degrees. */
+  angle: number;
+  lightText: boolean;
+  lines: TextLine[];
+}
+
+/** Finds the text lines and character boxes of a grey picture, straightening it first. */
+export function findGlyphs(gray: GrayImage): FoundGlyphs {
+  const first = binarise(gray);
+  let mask = withoutSpecks(first.mask);
+  const skew = estimateSkew(mask);
+  let upright = gray;
+  if (Math.abs(skew) >= 0.3) {
+    upright = rotateGray(gray, skew);
+    mask = withoutSpecks(binarise(upright, { lightText: first.lightText }).mask);
+  }
+  return {
+    gray: upright,
+    mask,
+    coverage: coverageOf(upright, mask, first.lightText),
+    angle: Math.abs(skew) >= 0.3 ? skew : 0,
+    lightText: first.lightText,
+    lines: findLines(mask),
+  };
+}
+
+/**
+ * The share of ink in each pixel, from the grey level between the ink's and the ground's mean
+ * levels. Blur and JPEG move ink about but keep its sum, so weights measured on this stay true
+ * where a threshold would thicken or thin the strokes. Below-zero values (grain on the ground)
+ * are kept, so grain averages out instead of adding ink.
+ */
+export function coverageOf(gray: GrayImage, mask: InkMask, lightText: boolean): GlyphInk {
+  const inkHistogram = new Float64Array(256);
+  let inkCount = 0;
+  let groundSum = 0;
+  for (let i = 0; i < gray.data.length; i++) {
+    const v = (lightText ? 255 - (gray.data[i] as number) : gray.data[i]) as number;
+    if (mask.data[i]) {
+      (inkHistogram[v] as number)++;
+      inkCount++;
+    } else groundSum += v;
+  }
+  const ground = gray.data.length > inkCount ? groundSum / (gray.data.length - inkCount) : 255;
+  // The core of the strokes: the darkest tenth of the ink (its mean counts the soft edges too).
+  let core = 0;
+  for (let v = 0, seen = 0; v < 256; v++) {
+    seen += inkHistogram[v] as number;
+    if (seen >= inkCount * 0.1) {
+      core = v;
+      break;
+    }
+  }
+  // Text is dark on its ground (light text was inverted): a thin stroke blurred by the lens or
+  // by JPEG never reaches its true darkness, and taking its faint peak as full ink would make it
+  // as heavy as a bold one. Ink is taken to be at least this much darker than the ground.
+  core = Math.min(core, ground * INK_DEPTH);
+  const span = Math.max(16, ground - core);
+  const data = new Float32Array(gray.data.length);
+  for (let i = 0; i < data.length; i++) {
+    const v = (lightText ? 255 - (gray.data[i] as number) : gray.data[i]) as number;
+    data[i] = Math.max(-1, Math.min(1, (ground - v) / span));
+  }
+  return { width: gray.width, height: gray.height, data };
+}
+
+/** The box clipped to the picture, or null when nothing of it is inside. */
+export function clipBox(box: Box, width: number, height: number): Box | null {
+  const x0 = Math.max(0, Math.floor(box.x));
+  const y0 = Math.max(0, Math.floor(box.y));
+  const x1 = Math.min(width, Math.ceil(box.x + box.width));
+  const y1 = Math.min(height, Math.ceil(box.y + box.height));
+  return x1 - x0 >= 1 && y1 - y0 >= 1 ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : null;
+}
+
+/** The descriptor of the ink inside a box (its ink box, so a loose box is fine), or null when it holds none. */
+export function describeBox(found: Pick<FoundGlyphs, 'mask' | 'coverage'>, box: Box): Float32Array | null {
+  const { mask } = found;
+  const clipped = clipBox(box, mask.width, mask.height);
+  if (!clipped) return null;
+  let minX = Number.POSITIVE_INFINITY;
+  let minY = Number.POSITIVE_INFINITY;
+  let maxX = -1;
+  let maxY = -1;
+  for (let y = clipped.y; y < clipped.y + clipped.height; y++) {
+    for (let x = clipped.x; x < clipped.x + clipped.width; x++) {
+      if (!mask.data[y * mask.width + x]) continue;
+      minX = Math.min(minX, x);
+      maxX = Math.max(maxX, x);
+      minY = Math.min(minY, y);
+      maxY = Math.max(maxY, y);
+    }
+  }
+  if (maxX < 0) return null;
+  return describeGlyph(found.coverage, { x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1 });
+}

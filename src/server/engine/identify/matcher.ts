@@ -1,0 +1,82 @@
+import { glyphSimilarity } from './features.ts';
+
+// Ranking library faces for a picture's glyphs. Each face gets the mean similarity of its
+// references to the glyphs; faces that draw the sample identically or all but identically
+// (思源黑体 SC, HK and TC share most glyphs) are one candidate with several members, so none of
+// them counts as a miss.
+
+/** A glyph of the picture: the confirmed character and the descriptor of its crop. */
+export interface QueryGlyph {
+  character: string;
+  descriptor: Float32Array;
+}
+
+/** The reference descriptor of a character in a face: null when the face lacks it. */
+export type ReferenceLookup = (faceId: string, character: string) => Float32Array | null;
+
+/** One candidate: faces that draw the sample alike, the best first, with the score they share. */
+export interface RankedCandidate {
+  faceIds: string[];
+  /** Mean similarity over the glyphs, at most 1. */
+  score: number;
+  /** How many of the glyphs the faces have. */
+  covered: number;
+}
+
+/**
+ * References at least this alike are one drawing to the matcher (identical outlines give exactly
+ * 1; the regional forms of 思源 faces that differ in a hook or a dot give 0.98–0.99, below what a
+ * photographed glyph can tell apart, so ranking them apart would only be noise).
+ */
+const ALIKE = 0.985;
+
+/** What a glyph the face lacks counts as: well below any drawn glyph, so coverage matters. */
+const MISSING = -0.5;
+
+/** Whether two faces draw every sample character alike (each pair of references at least ALIKE). */
+function drawsAlike(a: (Float32Array | null)[], b: (Float32Array | null)[]): boolean {
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (!x || !y) {
+      if (x !== y) return false;
+      continue;
+    }
+    if (glyphSimilarity(x, y) < ALIKE) return false;
+  }
+  return true;
+}
+
+/** Ranks faces for the glyphs, best first; faces that lack every character are left out. */
+export function rankFaces(glyphs: QueryGlyph[], faceIds: string[], lookup: ReferenceLookup): RankedCandidate[] {
+  const scored = faceIds.map((faceId) => {
+    const references = glyphs.map((glyph) => lookup(faceId, glyph.character));
+    let total = 0;
+    let covered = 0;
+    glyphs.forEach((glyph, i) => {
+      const reference = references[i];
+      if (!reference) {
+        total += MISSING;
+        return;
+      }
+      covered++;
+      total += glyphSimilarity(glyph.descriptor, reference);
+    });
+    return { faceId, references, score: glyphs.length ? total / glyphs.length : 0, covered };
+  });
+  scored.sort((a, b) => b.score - a.score);
+  const candidates: (RankedCandidate & { references: (Float32Array | null)[] })[] = [];
+  for (const face of scored) {
+    if (face.covered === 0) continue;
+    const twin = candidates.find((candidate) => drawsAlike(candidate.references, face.references));
+    if (twin) twin.faceIds.push(face.faceId);
+    else
+      candidates.push({
+        faceIds: [face.faceId],
+        score: face.score,
+        covered: face.covered,
+        references: face.references,
+      });
+  }
+  return candidates.map(({ faceIds, score, covered }) => ({ faceIds, score, covered }));
+}

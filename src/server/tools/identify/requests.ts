@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { IDENTIFY_MAX_GLYPHS, IDENTIFY_MIN_CROP } from '../../../contract/identify.ts';
+
+// The identification calls' bodies, checked before anything runs.
+
+const box = z
+  .object({
+    x: z.number().min(0).max(4000),
+    y: z.number().min(0).max(4000),
+    width: z.number().min(1).max(4000),
+    height: z.number().min(1).max(4000),
+  })
+  .meta({ label: '字框' });
+
+/** The picture, the part of it to read (at least 10 px a side, SPEC §9) and its turn. */
+export const pictureView = z.object({
+  pictureId: z.string().max(64).meta({ label: '图片编号' }),
+  crop: z
+    .object({
+      x: z.number().min(0).max(4000),
+      y: z.number().min(0).max(4000),
+      width: z
+        .number()
+        .min(IDENTIFY_MIN_CROP, { error: `裁剪区域最小 ${IDENTIFY_MIN_CROP} 像素` })
+        .max(4000),
+      height: z
+        .number()
+        .min(IDENTIFY_MIN_CROP, { error: `裁剪区域最小 ${IDENTIFY_MIN_CROP} 像素` })
+        .max(4000),
+    })
+    .optional()
+    .meta({ label: '裁剪区域' }),
+  rotate: z.number().min(-360).max(360).default(0).meta({ label: '旋转角度' }),
+});
+
+/** Reading characters for boxes the person drew or changed. */
+export const readRequest = pictureView.extend({
+  boxes: z
+    .array(box)
+    .min(1)
+    .max(IDENTIFY_MAX_GLYPHS, { error: `一次最多识别 ${IDENTIFY_MAX_GLYPHS} 个字` }),
+});
+
+/** Comparing glyphs with the library; a glyph without a character takes the reader's suggestion. */
+export const matchRequest = pictureView.extend({
+  glyphs: z
+    .array(
+      z.object({
+        box,
+        character: z
+          .string()
+          .trim()
+          .refine((text) => [...text].length <= 1, { error: '每个字框只能填一个字' })
+          .optional()
+          .meta({ label: '字' }),
+      }),
+    )
+    .min(1, { error: '请至少保留一个字框' })
+    .max(IDENTIFY_MAX_GLYPHS, {
+      error: `一次最多比对 ${IDENTIFY_MAX_GLYPHS} 个字，请删去一些字框，留下笔画清楚、最有特点的字`,
+    }),
+  limit: z.number().int().min(1).max(24).default(12).meta({ label: '候选数量' }),
+});
+
+export type PictureViewBody = z.infer<typeof pictureView>;
+export type MatchRequestBody = z.infer<typeof matchRequest>;

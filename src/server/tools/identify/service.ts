@@ -1,0 +1,139 @@
+import { eq } from 'drizzle-orm';
+import type {
+  CharacterSuggestion,
+  FoundGlyphs,
+  GlyphBox,
+  IdentifyCandidate,
+  IdentifyResult,
+} from '../../../contract/identify.ts';
+import { db } from '../../db/client.ts';
+import { fontFamilies, fonts } from '../../db/schema/index.ts';
+import { badRequest } from '../../http/envelope.ts';
+import type { ToolClient } from '../clients.ts';
+import { ToolTaskError } from '../pool.ts';
+import { toolsPool } from '../runtime.ts';
+import { findPicture } from './pictures.ts';
+import type { MatchRequestBody, PictureViewBody } from './requests.ts';
+import type { FaceFile, PictureRef } from './tasks.ts';
+
+// Font identification (SPEC §1 unidentified-font tool, §7 workflow task 125): glyphs found in an
+// uploaded picture, characters suggested for them, and the library's faces ranked against them.
+// The work runs in a tools worker on the quick lane; the answer is given at once.
+
+/** A worker's refusal of the person's input becomes a 400 with its Chinese message. */
+async function userFacing<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof ToolTaskError && error.userFacing) throw badRequest(error.message);
+    throw error;
+  }
+}
+
+async function pictureRef(view: PictureViewBody): Promise<PictureRef> {
+  return { key: await findPicture(view.pictureId), crop: view.crop, rotate: view.rotate };
+}
+
+/** Task 125: the glyphs of a picture with suggested characters. */
+export async function findPictureGlyphs(view: PictureViewBody, client: ToolClient): Promise<FoundGlyphs> {
+  const picture = await pictureRef(view);
+  return userFacing(
+    toolsPool().run({ kind: 'unidentifiedGlyphs', picture }, { lane: 'quick', client: client.key, timeoutMs: 60_000 }),
+  );
+}
+
+/** Suggested characters for boxes the person drew or changed. */
+export async function readCharacters(
+  view: PictureViewBody & { boxes: GlyphBox[] },
+  client: ToolClient,
+): Promise<CharacterSuggestion[][]> {
+  const picture = await pictureRef(view);
+  return userFacing(
+    toolsPool().run(
+      { kind: 'readGlyphs', picture, boxes: view.boxes },
+      { lane: 'quick', client: client.key, timeoutMs: 60_000 },
+    ),
+  );
+}
+
+/** The published library faces with their families. */
+async function libraryFaces() {
+  const handle = await db();
+  return handle
+    .select({
+      id: fonts.id,
+      gno: fonts.gno,
+      styleName: fonts.styleName,
+      weight: fonts.weight,
+      fileKey: fonts.fileKey,
+      sha256: fonts.sha256,
+      familyGno: fontFamilies.gno,
+      nameZh: fontFamilies.nameZh,
+      nameEn: fontFamilies.nameEn,
+      license: fontFamilies.license,
+      commercialFree: fontFamilies.commercialFree,
+    })
+    .from(fonts)
+    .innerJoin(fontFamilies, eq(fonts.familyId, fontFamilies.id))
+    .where(eq(fontFamilies.published, true));
+}
+
+/** Compares the glyphs with every library face and answers the best candidates. */
+export async function identifyFont(body: MatchRequestBody, client: ToolClient): Promise<IdentifyResult> {
+  const started = performance.now();
+  const picture = await pictureRef(body);
+  const library = await libraryFaces();
+  const faces: FaceFile[] = library.map((face) => ({ id: String(face.id), key: face.fileKey, sha256: face.sha256 }));
+  const result = await userFacing(
+    toolsPool().run(
+      {
+        kind: 'matchGlyphs',
+        picture,
+        glyphs: body.glyphs.map((glyph) => ({
+          box: glyph.box,
+          ...(glyph.character ? { character: glyph.character } : {}),
+        })),
+        faces,
+        limit: body.limit,
+      },
+      { lane: 'quick', client: client.key, timeoutMs: 120_000 },
+    ),
+  );
+  const byId = new Map(library.map((face) => [String(face.id), face]));
+  const candidates: IdentifyCandidate[] = [];
+  for (const group of result.ranked) {
+    const members = group.faceIds.flatMap((id) => byId.get(id) ?? []);
+    const first = members[0];
+    if (!first) continue;
+    candidates.push({
+      score: Math.round(Math.max(0, Math.min(1, group.score)) * 1000) / 10,
+      covered: group.covered,
+      family: {
+        gno: first.familyGno,
+        nameZh: first.nameZh,
+        nameEn: first.nameEn,
+        license: first.license,
+        commercialFree: first.commercialFree,
+      },
+      faces: members
+        .filter((face) => face.familyGno === first.familyGno)
+        .map((face) => ({ fontId: face.id, gno: face.gno, styleName: face.styleName, weight: face.weight })),
+      alike: members
+        .filter((face) => face.familyGno !== first.familyGno)
+        .map((face) => ({
+          familyGno: face.familyGno,
+          familyName: face.nameZh,
+          fontId: face.id,
+          styleName: face.styleName,
+        })),
+    });
+    if (candidates.length >= body.limit) break;
+  }
+  return {
+    glyphs: result.glyphs,
+    sample: result.glyphs.map((glyph) => glyph.character).join(''),
+    candidates,
+    faces: library.length,
+    elapsedMs: Math.round(performance.now() - started),
+  };
+}

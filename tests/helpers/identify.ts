@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { type GrayImage, grayOf } from '../../src/server/engine/identify/binarise.ts';
+import type { Box } from '../../src/server/engine/identify/segment.ts';
+
+// Pictures of text with known character boxes, drawn from the fixture fonts, for the glyph finder's
+// and the matcher's tests.
+
+/** A fixture font file by family folder and file name. */
+export function fixtureFont(family: string, file: string): Uint8Array {
+  return new Uint8Array(fs.readFileSync(`tests/fixtures/fonts/${family}/${file}`));
+}
+
+let registered = 0;
+
+/** Registers a font with Skia under a fresh name, for drawing test pictures. */
+export function registerTestFont(bytes: Uint8Array): string {
+  const family = `identify-test-${registered++}`;
+  GlobalFonts.register(Buffer.from(bytes), family);
+  return family;
+}
+
+/** Options of a drawn picture. */
+export interface TextPicture {
+  lines: string[];
+  family: string;
+  size: number;
+  /** Extra room between characters, as a share of the size. */
+  spacing?: number;
+  light?: boolean;
+}
+
+/** Ink box (alpha ≥ 0.5) of a canvas. */
+function inkBoxOf(data: Uint8ClampedArray, width: number, height: number): Box | null {
+  let minX = width;
+  let minY = height;
+  let maxX = -1;
+  let maxY = -1;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if ((data[(y * width + x) * 4 + 3] ?? 0) < 128) continue;
+      minX = Math.min(minX, x);
+      maxX = Math.max(maxX, x);
+      minY = Math.min(minY, y);
+      maxY = Math.max(maxY, y);
+    }
+  }
+  return maxX < 0 ? null : { x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1 };
+}
+
+/** Draws lines of text, one character at a time, and answers the grey picture and each character's ink box. */
+export function drawTextPicture(options: TextPicture): { gray: GrayImage; boxes: Box[][] } {
+  const { size, family } = options;
+  const pitch = Math.round(size * (1 + (options.spacing ?? 0.1)));
+  const lineHeight = Math.round(size * 1.6);
+  const longest = Math.max(...options.lines.map((line) => [...line].length));
+  const width = pitch * longest + size;
+  const height = lineHeight * options.lines.length + size;
+  const canvas = createCanvas(width, height);
+  const ctx = canvas.getContext('2d');
+  const single = createCanvas(width, height);
+  const singleCtx = single.getContext('2d');
+  const ground = options.light ? '#1a2a3a' : '#f4f1ea';
+  const ink = options.light ? '#f8f8f8' : '#202020';
+  ctx.fillStyle = ground;
+  ctx.fillRect(0, 0, width, height);
+  const boxes: Box[][] = [];
+  options.lines.forEach((line, row) => {
+    const lineBoxes: Box[] = [];
+    [...line].forEach((character, column) => {
+      const x = size / 2 + column * pitch;
+      const y = size / 2 + row * lineHeight + size;
+      for (const c of [ctx, singleCtx]) {
+        c.font = `${size}px "${family}"`;
+        c.textBaseline = 'alphabetic';
+        c.fillStyle = ink;
+      }
+      ctx.fillText(character, x, y);
+      singleCtx.clearRect(0, 0, width, height);
+      singleCtx.fillText(character, x, y);
+      const box = inkBoxOf(singleCtx.getImageData(0, 0, width, height).data, width, height);
+      if (box) lineBoxes.push(box);
+    });
+    boxes.push(lineBoxes);
+  });
+  return { gray: grayOf(ctx.getImageData(0, 0, width, height).data, width, height), boxes };
+}
+
+/** Overlap of two boxes over their union. */
+export function overlapOf(a: Box, b: Box): number {
+  const w = Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x));
+  const h = Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+  const shared = w * h;
+  return shared / (a.width * a.height + b.width * b.height - shared);
+}

@@ -1,0 +1,151 @@
+import { describe, expect, test } from 'vitest';
+import { binarise } from '../../src/server/engine/identify/binarise.ts';
+import { GlyphIndex } from '../../src/server/engine/identify/glyph-index.ts';
+import { describeBox, findGlyphs } from '../../src/server/engine/identify/glyphs.ts';
+import { rankFaces } from '../../src/server/engine/identify/matcher.ts';
+import { ReferenceFont } from '../../src/server/engine/identify/reference.ts';
+import { rotateGray } from '../../src/server/engine/identify/segment.ts';
+import { drawTextPicture, fixtureFont, overlapOf, registerTestFont } from '../helpers/identify.ts';
+
+const notoRegular = fixtureFont('noto-sans-sc', 'NotoSansSC_400Regular.ttf');
+const notoBold = fixtureFont('noto-sans-sc', 'NotoSansSC_700Bold.ttf');
+const kuaile = fixtureFont('zcool-kuaile', 'ZCOOLKuaiLe_400Regular.ttf');
+const regularFamily = registerTestFont(notoRegular);
+const boldFamily = registerTestFont(notoBold);
+
+describe('binarise', () => {
+  test('finds the same ink in dark text on light ground and light text on dark ground', () => {
+    const dark = drawTextPicture({ lines: ['永和九年'], family: boldFamily, size: 48 });
+    const light = drawTextPicture({ lines: ['永和九年'], family: boldFamily, size: 48, light: true });
+    const a = binarise(dark.gray);
+    const b = binarise(light.gray);
+    expect(a.lightText).toBe(false);
+    expect(b.lightText).toBe(true);
+    let differ = 0;
+    for (let i = 0; i < a.mask.data.length; i++) if (a.mask.data[i] !== b.mask.data[i]) differ++;
+    expect(differ / a.mask.data.length).toBeLessThan(0.02);
+  });
+
+  test('keeps text under uneven lighting', () => {
+    const { gray } = drawTextPicture({ lines: ['山水'], family: boldFamily, size: 64 });
+    // Darken the right side of the picture by up to 120 levels, as a shadow would.
+    for (let y = 0; y < gray.height; y++) {
+      for (let x = 0; x < gray.width; x++) {
+        const i = y * gray.width + x;
+        gray.data[i] = Math.max(0, (gray.data[i] ?? 0) - Math.round((120 * x) / gray.width));
+      }
+    }
+    const found = findGlyphs(gray);
+    expect(found.lines).toHaveLength(1);
+    expect(found.lines[0]?.glyphs).toHaveLength(2);
+  });
+});
+
+describe('findGlyphs', () => {
+  test.each([
+    ['characters made of separate parts', ['川小儿八', '三二心以']],
+    ['a line of mixed characters', ['公分北外不']],
+    ['two lines at a small size', ['永和九年', '岁在癸丑']],
+  ])('cuts %s into the boxes they were drawn in', (_name, lines) => {
+    const size = lines.length > 1 && lines[0] === '永和九年' ? 28 : 56;
+    const picture = drawTextPicture({ lines, family: regularFamily, size, spacing: 0.08 });
+    const found = findGlyphs(picture.gray);
+    expect(found.angle).toBe(0);
+    expect(found.lines.map((line) => line.glyphs.length)).toEqual(lines.map((line) => [...line].length));
+    found.lines.forEach((line, row) => {
+      line.glyphs.forEach((glyph, column) => {
+        const expected = picture.boxes[row]?.[column];
+        expect(expected).toBeDefined();
+        if (expected) expect(overlapOf(glyph, expected)).toBeGreaterThan(0.8);
+      });
+    });
+  });
+
+  test('straightens a picture turned by 3 degrees before cutting it', () => {
+    const picture = drawTextPicture({ lines: ['造字联盟字体预览'], family: boldFamily, size: 40 });
+    const turned = rotateGray(picture.gray, -3);
+    const found = findGlyphs(turned);
+    expect(Math.abs(found.angle - 3)).toBeLessThan(0.6);
+    expect(found.lines).toHaveLength(1);
+    expect(found.lines[0]?.glyphs).toHaveLength(8);
+  });
+
+  test('finds nothing in a picture without text', () => {
+    const { gray } = drawTextPicture({ lines: [''], family: boldFamily, size: 40 });
+    expect(findGlyphs(gray).lines).toEqual([]);
+  });
+});
+
+describe('rankFaces', () => {
+  const faces = {
+    regular: new ReferenceFont(notoRegular),
+    bold: new ReferenceFont(notoBold),
+    kuaile: new ReferenceFont(kuaile),
+    boldTwin: new ReferenceFont(notoBold),
+  };
+  const index = new GlyphIndex();
+  const ids = Object.keys(faces) as (keyof typeof faces)[];
+  const lookup = (faceId: string, character: string) => {
+    let descriptor = index.get(faceId, character);
+    if (descriptor === undefined) {
+      descriptor = faces[faceId as keyof typeof faces].describe(character);
+      index.set(faceId, character, descriptor);
+    }
+    return descriptor;
+  };
+
+  test.each([
+    ['Noto Sans SC Bold', boldFamily, 'bold'],
+    ['Noto Sans SC Regular', regularFamily, 'regular'],
+  ])('puts %s first for its own picture, at 32 px', (_name, family, expected) => {
+    const text = '中国人民';
+    const picture = drawTextPicture({ lines: [text], family, size: 32 });
+    const found = findGlyphs(picture.gray);
+    const glyphs = (found.lines[0]?.glyphs ?? []).map((box, i) => ({
+      character: [...text][i] ?? '',
+      descriptor: describeBox(found, box) as Float32Array,
+    }));
+    const ranked = rankFaces(glyphs, ids, lookup);
+    expect(ranked[0]?.faceIds).toContain(expected);
+    expect(ranked[0]?.score).toBeGreaterThan(ranked[1]?.score ?? 0);
+  });
+
+  test('groups faces that draw the sample alike instead of ranking them apart', () => {
+    const picture = drawTextPicture({ lines: ['文化'], family: boldFamily, size: 48 });
+    const found = findGlyphs(picture.gray);
+    const glyphs = (found.lines[0]?.glyphs ?? []).map((box, i) => ({
+      character: '文化'[i] ?? '',
+      descriptor: describeBox(found, box) as Float32Array,
+    }));
+    const ranked = rankFaces(glyphs, ids, lookup);
+    expect(ranked[0]?.faceIds.sort()).toEqual(['bold', 'boldTwin']);
+    expect(ranked).toHaveLength(3);
+  });
+
+  test('leaves out faces that lack every character', () => {
+    const descriptor = faces.regular.describe('造') as Float32Array;
+    const ranked = rankFaces([{ character: '𠀀', descriptor }], ids, lookup);
+    expect(ranked).toEqual([]);
+  });
+});
+
+describe('GlyphIndex', () => {
+  test('reads back what it wrote, absent characters included', () => {
+    const index = new GlyphIndex();
+    const font = new ReferenceFont(notoRegular);
+    index.set('a', '永', font.describe('永'));
+    index.set('a', '𠀀', null);
+    const copy = new GlyphIndex();
+    copy.import('a', index.export('a'));
+    expect(copy.get('a', '永')).toEqual(index.get('a', '永'));
+    expect(copy.get('a', '𠀀')).toBeNull();
+    expect(copy.get('a', '和')).toBeUndefined();
+    expect(copy.missing(['a', 'b'], ['永', '和'])).toEqual(
+      new Map([
+        ['a', ['和']],
+        ['b', ['永', '和']],
+      ]),
+    );
+    font.close();
+  });
+});
