@@ -17,6 +17,7 @@ export const NON_PAGE_PREFIXES = [
   '/files',
   '/healthz',
   '/readyz',
+  '/api/openapi.json',
   '/_astro',
   '/_image',
   '/_server-islands',

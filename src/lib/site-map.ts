@@ -96,6 +96,7 @@ export const FOOTER_LINKS: NavItem[] = [
   { href: '/agreement/register', label: '用户注册协议', description: '' },
   { href: '/Agent', label: '代理合作', description: '' },
   { href: '/contact', label: '联系我们', description: '' },
+  { href: '/api', label: 'API 参考', description: '' },
 ];
 
 /** The navigation entry for a path, searched through the main, tool and user lists. */

@@ -16,6 +16,7 @@ import { registerApiApp } from './http/direct-api.ts';
 import { ApiError, type Envelope } from './http/envelope.ts';
 import { logUnexpected } from './http/error-log.ts';
 import { allowedMethods } from './http/method-check.ts';
+import { openApiDocument } from './http/openapi.ts';
 import { textGuard } from './http/text-guard.ts';
 import { log } from './log.ts';
 import { messageRoutes } from './messages/routes.ts';
@@ -31,6 +32,14 @@ import { webfontRoutes } from './webfont/routes.ts';
 
 /** The URL prefixes the API answers; each is also mounted into Astro by one catch-all endpoint. */
 export { API_PREFIXES } from './http/direct-api.ts';
+
+/** What the OpenAPI document says of the API as a whole. */
+export const OPENAPI_INFO = {
+  title: '造字联盟官网 API',
+  version: '1.0.0',
+  description:
+    '字体库、内容、账户、用户中心、投稿和字体工具的接口。每个回答都是 { code, message, data }：code 为 "200" 表示成功，否则 message 是给用户看的中文说明。参数的规则与服务器校验用的是同一份 zod 定义。',
+};
 
 function errorBody(code: string, message: string): Envelope<null> {
   return { code, message, data: null };
@@ -82,6 +91,12 @@ export function createApp(): Hono {
   app.route('/webfont', webfontRoutes());
   app.route('/tools/api', toolRoutes());
   app.route('/files', fileRoutes());
+  // The API's own description, read from the routes above (http/openapi.ts), made on first request.
+  let document: Record<string, unknown> | undefined;
+  app.get('/api/openapi.json', (c) => {
+    document ??= openApiDocument(app, OPENAPI_INFO);
+    return c.json(document, 200, { 'Cache-Control': 'public, max-age=300' });
+  });
 
   const methodsOf = allowedMethods(app);
   app.notFound((c) => {

@@ -10,8 +10,8 @@ interface FetchApp {
 
 /** The URL prefixes the API answers, whichever way a request reaches it. */
 export const API_PREFIXES = ['/web/api', '/api/v1', '/captcha', '/webfont', '/tools/api'] as const;
-/** Paths the API app also answers: files from storage and the health probes. */
-const OTHER_API_PATHS = ['/files', '/healthz', '/readyz'] as const;
+/** Paths the API app also answers: files from storage, the health probes and the API's description. */
+const OTHER_API_PATHS = ['/files', '/healthz', '/readyz', '/api/openapi.json'] as const;
 
 // The page bundle builds the app (src/server/app.ts) and scripts/start.ts serves requests; they
 // load the server's modules apart, so the one app is handed over on globalThis.

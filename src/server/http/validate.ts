@@ -61,6 +61,21 @@ export function describeIssues(schema: ZodType, error: z.ZodError): string {
   return `${label}：${issue.message}`;
 }
 
+/** What a validating middleware checks: the part of the request and its schema. */
+export interface Validation {
+  target: keyof ValidationTargets;
+  schema: ZodType;
+}
+
+// The schema of every validating middleware, by the middleware: the OpenAPI document and the
+// hostile-input test read a route's schemas from the app itself, so they cannot drift from it.
+const validations = new WeakMap<object, Validation>();
+
+/** The validation a middleware performs, when it is one that `validate` made. */
+export function validationOf(handler: unknown): Validation | undefined {
+  return typeof handler === 'function' ? validations.get(handler) : undefined;
+}
+
 /**
  * Validates one part of the request with a zod schema; failure answers 400 with a Chinese
  * message naming the field, success hands the parsed value to the handler via `c.req.valid()`.
@@ -73,12 +88,14 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
   string,
   { in: { [K in Target]: z.input<Schema> }; out: { [K in Target]: z.output<Schema> } }
 > {
-  return validator(target, (value: unknown, _c: Context) => {
+  const middleware = validator(target, (value: unknown, _c: Context) => {
     refuseForbiddenText(value);
     const result = schema.safeParse(value, { error: zhCN });
     if (!result.success) throw badRequest(describeIssues(schema, result.error));
     return result.data;
-  }) as never;
+  });
+  validations.set(middleware, { target, schema });
+  return middleware as never;
 }
 
 /** The paging query of SPEC lists: `current` is 1-based, `size` is capped at 100. */
@@ -99,10 +116,22 @@ export const contactAddress = z
 /** The fields of a plain form post or of a JSON call (pages post forms, scripts JSON); anything else is empty. */
 export async function formOrJsonFields(c: Context): Promise<Record<string, unknown>> {
   const type = c.req.header('content-type') ?? '';
+  const json = type.includes('application/json') ? await c.req.json().catch(() => ({})) : undefined;
+  // A JSON body that is not an object (null, a list, a number) has no fields.
   const fields: Record<string, unknown> = type.includes('application/json')
-    ? await c.req.json().catch(() => ({}))
+    ? typeof json === 'object' && json !== null && !Array.isArray(json)
+      ? json
+      : {}
     : type.includes('form')
-      ? Object.fromEntries([...(await c.req.formData()).entries()].map(([key, value]) => [key, String(value)]))
+      ? Object.fromEntries(
+          [
+            ...(
+              await c.req.formData().catch(() => {
+                throw badRequest('表单格式不正确，请重新提交');
+              })
+            ).entries(),
+          ].map(([key, value]) => [key, String(value)]),
+        )
       : {};
   refuseForbiddenText(Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, String(value)])));
   return fields;
