@@ -79,6 +79,9 @@ export default defineConfig({
   trailingSlash: 'never',
   build: { format: 'file' },
   vite: {
+    // Page scripts stay files, never inlined into the page: the Content-Security-Policy allows
+    // scripts from this origin and only the inline scripts it knows by hash (src/server/http/csp.ts).
+    build: { assetsInlineLimit: 0 },
     // Native and WASM packages stay outside the server bundle and load from node_modules.
     ssr: { external: ['@electric-sql/pglite', 'pg', 'pino', 'fontkit', 'harfbuzzjs'] },
   },

@@ -1,8 +1,7 @@
 // Grants, revokes and lists the editor role: npm run editor -- grant <mobile|email>.
 import fs from 'node:fs';
 import { EditorRoleError, grantEditor, listEditors, revokeEditor } from '../src/server/accounts/editor-role.ts';
-import { closeDatabase } from '../src/server/db/client.ts';
-import { EnvError } from '../src/server/env.ts';
+import { runCommand } from './lib/command.ts';
 
 if (fs.existsSync('.env')) process.loadEnvFile('.env');
 
@@ -33,13 +32,4 @@ async function main(argv: string[]): Promise<number> {
   return 2;
 }
 
-let code = 1;
-try {
-  code = await main(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof EditorRoleError || error instanceof EnvError) console.error(error.message);
-  else console.error(error);
-} finally {
-  await closeDatabase();
-}
-process.exit(code);
+await runCommand(main, [EditorRoleError]);

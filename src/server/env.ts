@@ -9,6 +9,8 @@ const schema = z.object({
   HOST: z.string().min(1).default('localhost'),
   PORT: z.coerce.number().int().min(1).max(65535).default(4321),
   SITE_URL: z.url().default('http://localhost:4321'),
+  /** Where the browser calls the API when it is not this origin (built into the pages; the CSP allows it). */
+  PUBLIC_API_BASE: z.url().optional(),
   SITE_TITLE: z.string().min(1).default('造字联盟官网'),
   // The footer's record numbers and the contact page's channels (README "Configuration").
   SITE_ICP: z

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { grantEditor } from '../../src/server/accounts/editor-role.ts';
+import { listEditorActions } from '../../src/server/audit/editor-log.ts';
 import * as changes from '../../src/server/content/changes.ts';
 import { type AccountHarness, openAccountHarness } from '../helpers/account-harness.ts';
 
@@ -56,6 +57,12 @@ describe('POST /web/api/editor/:type/:id', () => {
     purged.mockRestore();
     const read = await h.app.request(`/web/api/web-wenzhang/getDetailById?id=${data.id}`);
     expect(((await read.json()) as { data: { title: string } }).data.title).toBe('新字体上线');
+    // The editing area's log says who did it.
+    const log = await listEditorActions({ current: 1, size: 10 }, h.db);
+    expect(log.records.slice(0, 2).map((record) => [record.action, record.target, record.summary])).toEqual([
+      ['article.publish', `article:${data.id}`, '新字体上线'],
+      ['article.save', `article:${data.id}`, '新字体上线'],
+    ]);
   });
 
   test('refuses a form with errors field by field and writes nothing', async () => {

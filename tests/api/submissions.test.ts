@@ -10,6 +10,7 @@ import type {
   SubmissionStatusView,
   UploadTicket,
 } from '../../src/contract/submissions.ts';
+import { listEditorActions } from '../../src/server/audit/editor-log.ts';
 import {
   accounts,
   agreementSignatures,
@@ -433,6 +434,16 @@ describe('from draft to library font', () => {
       ['publish', 'published', true],
     ]);
     expect(timeline.data[4]?.note).toBe('已按意见修改');
+    // Each reviewer move is in the editing area's log too.
+    const log = await listEditorActions({ current: 1, size: 20 }, library.db);
+    expect(log.records.map((record) => record.action).reverse()).toEqual([
+      'submission.claim',
+      'submission.request_changes',
+      'submission.claim',
+      'submission.accept',
+      'submission.publish',
+    ]);
+    expect(new Set(log.records.map((record) => record.editor))).toEqual(new Set(['审稿人']));
     const mine = await post<SubmissionPage>(designer, 'contribute/queryContributeFontsByAccountIdPage', {
       current: 1,
       size: 10,

@@ -81,7 +81,11 @@ describe('npm start', () => {
       for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
         expect(answer.headers.get(name), `${name} on ${answerPath}`).toBe(value);
       }
+      expect(answer.headers.get('content-security-policy'), answerPath).toContain("object-src 'none'");
     }
+    // Stored files are sandboxed: nothing in one runs, even opened as a document.
+    const file = await fetch(`http://localhost:${port}/files/no-such-file.svg`);
+    expect(file.headers.get('content-security-policy')).toContain('sandbox');
     const list = (await (await fetch(`http://localhost:${port}/web/api/fontOverride/getFontList`)).json()) as {
       data: { total: number };
     };

@@ -11,6 +11,7 @@ import {
   type SubmissionSummary,
 } from '../../contract/submissions.ts';
 import { canEdit } from '../accounts/editor-role.ts';
+import { recordEditorAction } from '../audit/editor-log.ts';
 import { iso } from '../content/paging.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { accounts, submissionComments, submissionEvents, submissionFiles, submissions } from '../db/schema/index.ts';
@@ -195,6 +196,12 @@ export async function move(
     return moved;
   });
   if (actor === 'reviewer') {
+    await recordEditorAction({
+      accountId: caller.accountId,
+      action: `submission.${action}`,
+      target: `submission:${row.uid}`,
+      summary: row.fontName,
+    });
     await notify([row.accountId], {
       type: 'review',
       title: `你的投稿《${row.fontName}》${SUBMISSION_STATUS_NAMES[next]}`,

@@ -1,5 +1,6 @@
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
+import { recordEditorAction } from '../../audit/editor-log.ts';
 import { readToken } from '../../auth/middleware.ts';
 import { ApiError, forbidden, notFound, ok, unauthorized } from '../../http/envelope.ts';
 import { refuseForbiddenText } from '../../http/text-guard.ts';
@@ -63,8 +64,9 @@ export function editorRoutes(): Hono {
   };
   // Empties the whole page cache (after a bulk change); a form post returns to the editing area.
   routes.post('/editor/rebuild', async (c) => {
-    await requireEditor(readToken(c));
+    const editor = await requireEditor(readToken(c));
     await rebuildAllPages();
+    await recordEditorAction({ accountId: editor.id, action: 'rebuild' });
     if ((c.req.header('accept') ?? '').includes('text/html')) return c.redirect('/editor?done=rebuild', 303);
     return c.json(ok(null, '页面缓存已清空'));
   });
@@ -75,11 +77,17 @@ export function editorRoutes(): Hono {
     const { id } = c.req.valid('param');
     if (!parsed.success) return answerForm(c, `/editor?tab=messages#message-${id}`, parsed.error.issues[0]?.message);
     await replyToBoardMessage(editor.id, id, parsed.data.body);
+    await recordEditorAction({
+      accountId: editor.id,
+      action: 'board.reply',
+      target: `board:${id}`,
+      summary: parsed.data.body,
+    });
     return answerForm(c, `/editor?tab=messages#message-${id}`, undefined, '回复已发送');
   });
   // An announcement (站内公告) to every account.
   routes.post('/editor/announcement', async (c) => {
-    await requireEditor(readToken(c));
+    const editor = await requireEditor(readToken(c));
     const parsed = announcementBody.safeParse(await formOrJsonFields(c));
     if (!parsed.success) return answerForm(c, '/editor?tab=announce', parsed.error.issues[0]?.message);
     const { recipients } = await announce({
@@ -87,12 +95,13 @@ export function editorRoutes(): Hono {
       body: parsed.data.body,
       link: parsed.data.link || null,
     });
+    await recordEditorAction({ accountId: editor.id, action: 'announcement', summary: parsed.data.title });
     return answerForm(c, `/editor?tab=announce&sent=${recipients}`, undefined, `公告已发给 ${recipients} 位用户`, {
       recipients,
     });
   });
   routes.post('/editor/:type/:id', validate('param', params), async (c) => {
-    await requireEditor(readToken(c));
+    const editor = await requireEditor(readToken(c));
     const { type, id } = c.req.valid('param');
     const form = await c.req.formData().catch(() => {
       throw new ApiError(400, '400', '请用表单提交编辑内容');
@@ -107,6 +116,15 @@ export function editorRoutes(): Hono {
     });
     const wantsPage = (c.req.header('accept') ?? '').includes('text/html');
     const page = `/editor/${type}/${result.ok ? result.id : id}`;
+    if (result.ok) {
+      const title = String(form.get('title') ?? form.get('name') ?? '');
+      await recordEditorAction({
+        accountId: editor.id,
+        action: `${type}.${action}`,
+        target: `${type}:${result.id}`,
+        summary: title,
+      });
+    }
     if (!result.ok) {
       const message = Object.values(result.errors)[0] ?? '请检查填写的内容';
       if (wantsPage) return c.redirect(`${page}?error=${encodeURIComponent(message)}`, 303);

@@ -118,3 +118,23 @@ export const contributeTemplates = pgTable(
   },
   (t) => [index('contribute_templates_type_idx').on(t.type)],
 );
+
+/**
+ * The editing area's log: who changed what, and when (an article saved or published, a reply, an
+ * announcement, a review decision). Kept when the editor's account goes, with the account emptied.
+ */
+export const editorActions = pgTable(
+  'editor_actions',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').references(() => accounts.id, { onDelete: 'set null' }),
+    // What was done, e.g. 'article.publish', 'submission.accept', 'announcement'.
+    action: text('action').notNull(),
+    // What it was done to, e.g. 'article:12', 'submission:<uid>'; '' for the whole site.
+    target: text('target').notNull().default(''),
+    // A line a person reads: the title or name of the target.
+    summary: text('summary').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('editor_actions_created_idx').on(t.createdAt)],
+);

@@ -1,0 +1,64 @@
+// The few scripts the pages carry inline, because they must run while the page is parsed, before any
+// file arrives. They live here as text so that the pages write them and the Content-Security-Policy
+// hashes them from the same strings (src/server/http/csp.ts): no inline script runs unless it is one
+// of these, byte for byte.
+
+/**
+ * Keeps clicks on buttons whose script has not arrived yet, and submits of island forms that have
+ * not hydrated (which would otherwise reload the page and lose what was typed); early-clicks.ts
+ * replays both.
+ */
+export const EARLY_INPUT_SCRIPT = `window.__earlyClicks = [];
+window.__earlySubmits = [];
+window.__earlyInputs = {};
+document.addEventListener(
+  'input',
+  function (event) {
+    var field = event.target;
+    if (!(field instanceof Element) || !field.closest('astro-island[ssr]')) return;
+    var key = field.getAttribute('data-early-input');
+    if (key) window.__earlyInputs[key] = field.value;
+  },
+  true,
+);
+document.addEventListener(
+  'submit',
+  function (event) {
+    var form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.closest('astro-island[ssr]')) return;
+    event.preventDefault();
+    if (window.__earlySubmits.indexOf(form) < 0) window.__earlySubmits.push(form);
+  },
+  true,
+);
+document.addEventListener(
+  'click',
+  function (event) {
+    var button = event.target instanceof Element && event.target.closest('[data-early-click]:not([data-live])');
+    if (!button) return;
+    window.__earlyClicks.push(button);
+    button.setAttribute('aria-busy', 'true');
+  },
+  true,
+);`;
+
+/** Runs before the first paint so the page never flashes the wrong theme. */
+export const THEME_SCRIPT = `(function () {
+  var root = document.documentElement;
+  var dark = false;
+  try {
+    var stored = localStorage.getItem('theme');
+    dark = stored ? stored === 'dark' : window.matchMedia('(prefers-color-scheme: dark)').matches;
+  } catch (e) {}
+  if (dark) root.setAttribute('theme', 'dark');
+  root.style.colorScheme = dark ? 'dark' : 'light';
+})();`;
+
+/**
+ * Wide screens show the library's filters open; phones keep them folded under one line, so the
+ * first font is on the first screen. Runs while the page is parsed, so nothing jumps.
+ */
+export const LIBRARY_SHEET_SCRIPT = `document.querySelector('[data-library-sheet]').open = window.matchMedia('(min-width: 900px)').matches;`;
+
+/** Every inline script of the site. */
+export const INLINE_SCRIPTS = [EARLY_INPUT_SCRIPT, THEME_SCRIPT, LIBRARY_SHEET_SCRIPT] as const;
