@@ -22,10 +22,12 @@ import type { WeightedWord } from '../engine/wordcloud/words.ts';
 import { storage } from '../storage/index.ts';
 import { checkSubmissionFont, type SubmissionFontResult, type SubmissionFontTask } from '../submissions/checks.ts';
 import {
+  type FaceFile,
   type MatchTask,
   type MatchTaskResult,
   matchGlyphsTask,
   type PictureRef,
+  prepareCharactersTask,
   readGlyphsTask,
   unidentifiedGlyphsTask,
 } from './identify/tasks.ts';
@@ -80,6 +82,7 @@ export type ToolTask =
   | { kind: 'unidentifiedGlyphs'; picture: PictureRef }
   | { kind: 'readGlyphs'; picture: PictureRef; boxes: GlyphBox[] }
   | ({ kind: 'matchGlyphs' } & MatchTask)
+  | { kind: 'prepareCharacters'; faces: FaceFile[]; characters: string[] }
   | ({ kind: 'submissionFont' } & SubmissionFontTask);
 
 /** What the subset task found and made. */
@@ -113,6 +116,7 @@ export interface TaskResults {
   unidentifiedGlyphs: FoundGlyphs;
   readGlyphs: CharacterSuggestion[][];
   matchGlyphs: MatchTaskResult;
+  prepareCharacters: { characters: number };
   submissionFont: SubmissionFontResult;
 }
 
@@ -251,6 +255,8 @@ export async function runTask(task: ToolTask, progress: Progress): Promise<TaskR
       return readGlyphsTask(task.picture, task.boxes);
     case 'matchGlyphs':
       return matchGlyphsTask(task);
+    case 'prepareCharacters':
+      return prepareCharactersTask(task.faces, task.characters);
     case 'submissionFont':
       return checkSubmissionFont(task);
   }

@@ -9,6 +9,7 @@ import type {
 import { db } from '../../db/client.ts';
 import { fontFamilies, fonts } from '../../db/schema/index.ts';
 import { badRequest } from '../../http/envelope.ts';
+import { log } from '../../log.ts';
 import type { ToolClient } from '../clients.ts';
 import { ToolTaskError } from '../pool.ts';
 import { toolsPool } from '../runtime.ts';
@@ -37,9 +38,39 @@ async function pictureRef(view: PictureViewBody): Promise<PictureRef> {
 /** Task 125: the glyphs of a picture with suggested characters. */
 export async function findPictureGlyphs(view: PictureViewBody, client: ToolClient): Promise<FoundGlyphs> {
   const picture = await pictureRef(view);
-  return userFacing(
+  const found = await userFacing(
     toolsPool().run({ kind: 'unidentifiedGlyphs', picture }, { lane: 'quick', client: client.key, timeoutMs: 60_000 }),
   );
+  const prepared = prepareCharacters(found).finally(() => preparing.delete(view.pictureId));
+  preparing.set(view.pictureId, prepared);
+  return found;
+}
+
+/** Characters being drawn ahead of a comparison, by picture: the comparison waits for them. */
+const preparing = new Map<string, Promise<void>>();
+/** The longest a comparison waits for its preparation before drawing what is missing itself. */
+const PREPARE_WAIT_MS = 15_000;
+
+/**
+ * Starts drawing the characters read from the glyphs into the index, in the background: opening
+ * every library face the first time after a start takes seconds, which then pass while the person
+ * checks the boxes instead of after they ask for the comparison. A failure only costs that time later.
+ */
+async function prepareCharacters(found: FoundGlyphs): Promise<void> {
+  const characters = [
+    ...new Set(found.lines.flatMap((line) => line.glyphs.flatMap((glyph) => glyph.suggestions[0]?.character ?? []))),
+  ];
+  if (characters.length === 0) return;
+  try {
+    const faces = (await libraryFaces()).map((face) => ({
+      id: String(face.id),
+      key: face.fileKey,
+      sha256: face.sha256,
+    }));
+    await toolsPool().run({ kind: 'prepareCharacters', faces, characters }, { lane: 'background', timeoutMs: 120_000 });
+  } catch (error) {
+    log().warn({ err: error }, 'characters could not be prepared ahead of a comparison');
+  }
 }
 
 /** Suggested characters for boxes the person drew or changed. */
@@ -81,6 +112,10 @@ async function libraryFaces() {
 /** Compares the glyphs with every library face and answers the best candidates. */
 export async function identifyFont(body: MatchRequestBody, client: ToolClient): Promise<IdentifyResult> {
   const started = performance.now();
+  // Opening the library's faces twice at once (the preparation and this comparison in two workers)
+  // would cost both; wait for the preparation instead, then read what it stored.
+  const prepared = preparing.get(body.pictureId);
+  if (prepared) await Promise.race([prepared, new Promise((resolve) => setTimeout(resolve, PREPARE_WAIT_MS).unref())]);
   const picture = await pictureRef(body);
   const library = await libraryFaces();
   const faces: FaceFile[] = library.map((face) => ({ id: String(face.id), key: face.fileKey, sha256: face.sha256 }));

@@ -194,10 +194,23 @@ async function indexCharacters(faces: FaceFile[], characters: string[]): Promise
     const object = await storage().get(indexKey(face));
     if (object) index.import(face.id, new Uint8Array(await buffer(object.body)));
   }
-  const missing = index.missing(
+  let missing = index.missing(
     faces.map((face) => face.id),
     characters,
   );
+  // Another worker may have stored these characters since this one read the index (a comparison
+  // prepared in the background): read the stored parts again before drawing anything.
+  const stale = faces.filter((face) => missing.has(face.id));
+  if (stale.length > 0) {
+    for (const face of stale) {
+      const object = await storage().get(indexKey(face));
+      if (object) index.import(face.id, new Uint8Array(await buffer(object.body)));
+    }
+    missing = index.missing(
+      stale.map((face) => face.id),
+      characters,
+    );
+  }
   for (const face of faces) {
     const absent = missing.get(face.id);
     if (!absent) continue;
@@ -205,6 +218,17 @@ async function indexCharacters(faces: FaceFile[], characters: string[]): Promise
     for (const character of absent) index.set(face.id, character, font.describe(character));
     await storage().put(indexKey(face), index.export(face.id), { durable: false });
   }
+}
+
+/**
+ * Draws characters into the index ahead of the comparison: started in the background when the
+ * glyphs of a picture are found, with the characters read from them, so that while the person checks
+ * the boxes the faces are opened and the references stored, and the comparison that follows (in
+ * this worker, or another that reads the stored index) finds them ready.
+ */
+export async function prepareCharactersTask(faces: FaceFile[], characters: string[]): Promise<{ characters: number }> {
+  await indexCharacters(faces, characters);
+  return { characters: characters.length };
 }
 
 /** Compares a picture's glyphs with the library: the glyphs with their characters and the ranked faces. */
