@@ -1,42 +1,14 @@
 import { expect, test } from '@playwright/test';
+import { crawlSite, onePagePerRoute } from '../helpers/crawl.ts';
 
 // The Content-Security-Policy blocks nothing the site itself does: every kind of page a visitor can
 // reach from home (one page of each route, found by crawling the links) loads in Chromium with no
 // policy violation and no console error. An inline script the policy does not know by hash, an
 // inline event handler or a script from elsewhere would show up here.
 
-/** One path per route: ids and slugs folded, so /news/3 and /news/7 are the same route. */
-function routeOf(path: string): string {
-  const url = new URL(path, 'http://site');
-  const pathname = url.pathname.replace(/\/\d+(?=\/|$)/g, '/:id').replace(/^\/font\/[^/]+$/, '/font/:gno');
-  return `${pathname}${url.search ? '?' : ''}`;
-}
-
 test('every route loads with no policy violation and no console error', async ({ page, request }) => {
   test.setTimeout(240_000);
-  const seen = new Set<string>(['/']);
-  const queue = ['/'];
-  const pages: string[] = [];
-  const routes = new Set<string>();
-  while (queue.length > 0) {
-    const path = queue.shift() as string;
-    const response = await request.get(path, { maxRedirects: 0 });
-    if (response.status() !== 200 || !(response.headers()['content-type'] ?? '').includes('text/html')) continue;
-    if (!routes.has(routeOf(path))) {
-      routes.add(routeOf(path));
-      pages.push(path);
-    }
-    for (const match of (await response.text()).matchAll(/<a\s[^>]*href="([^"]+)"/g)) {
-      const href = (match[1] ?? '').replace(/&amp;/g, '&');
-      if (!href.startsWith('/') || href.startsWith('//')) continue;
-      const url = new URL(href, 'http://site');
-      if (/^\/(files|webfont|tools\/api|web\/api|api\/)/.test(url.pathname)) continue;
-      const target = url.pathname + url.search;
-      if (seen.has(target)) continue;
-      seen.add(target);
-      queue.push(target);
-    }
-  }
+  const pages = onePagePerRoute(await crawlSite(request));
 
   const problems: string[] = [];
   page.on('console', (message) => {
