@@ -9,8 +9,6 @@ export interface NavItem {
   /** One sentence saying what the page is for. */
   description: string;
   children?: NavItem[];
-  /** Not built yet: every place that links it says 即将上线, so nobody expects a working page. */
-  soon?: true;
 }
 
 /** The five tools (SPEC §1), in the order the menu lists them. */
