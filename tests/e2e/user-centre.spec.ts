@@ -32,8 +32,21 @@ test('a new designer reads a message, the badge drops, and the signed agreement 
   await expect(page.getByRole('link', { name: '全部标为已读' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: '全部标为已读' })).toBeDisabled();
 
-  await page.goto('/user/signing');
+  // The signing form's script is held back while the name is typed, as on a slow connection: what
+  // was typed before it arrived is kept.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/_astro\/SigningForm[^/]*\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/user/signing', { waitUntil: 'domcontentloaded' });
   await page.getByLabel('真实姓名或工作室名称').fill(LEGAL_NAME);
+  release();
+  await expect(page.locator('astro-island[component-url*="SigningForm"]:not([ssr])')).toHaveCount(1);
+  await expect(page.getByLabel('真实姓名或工作室名称')).toHaveValue(LEGAL_NAME);
   await page.getByLabel('署名').fill('大川');
   await page.getByRole('button', { name: '签署协议' }).click();
   await expect(page.getByRole('alert')).toHaveText('请先阅读并勾选同意协议');

@@ -1,5 +1,6 @@
 import { type FormEvent, type PointerEvent, type ReactElement, useEffect, useRef, useState } from 'react';
 import { signAgreement } from '../../api/user-data.ts';
+import { takeEarlyInput } from '../../lib/early-clicks.ts';
 import { validateAccount } from '../../lib/validate.ts';
 import { showToast } from '../../stores/toast.ts';
 import { debounce, loadPreviews } from '../fonts/font-previews.ts';
@@ -86,6 +87,16 @@ export default function SigningForm({ version, defaults }: Props): ReactElement 
   const preview = useRef<HTMLSpanElement>(null);
   const refreshPreview = useRef(debounce(() => void loadPreviews(preview.current?.parentElement ?? undefined), 400));
 
+  // What was typed before this script arrived is kept: hydrating put the first values back in the
+  // fields, and the inline listener (src/lib/inline-scripts.ts) kept what was typed.
+  useEffect(() => {
+    const setters = { legalName: setLegalName, creditName: setCreditName, contact: setContact, address: setAddress };
+    for (const [key, set] of Object.entries(setters)) {
+      const typed = takeEarlyInput(`signing-${key}`);
+      if (typed !== undefined) set(typed);
+    }
+  }, []);
+
   useEffect(() => {
     if (mode === 'typed' && legalName.trim()) refreshPreview.current();
   }, [mode, legalName]);
@@ -134,6 +145,7 @@ export default function SigningForm({ version, defaults }: Props): ReactElement 
       <h2>签署信息</h2>
       <Field
         label="真实姓名或工作室名称"
+        data-early-input="signing-legalName"
         value={legalName}
         onChange={setLegalName}
         error={errors.legalName}
@@ -143,6 +155,7 @@ export default function SigningForm({ version, defaults }: Props): ReactElement 
       />
       <Field
         label="署名"
+        data-early-input="signing-creditName"
         value={creditName}
         onChange={setCreditName}
         error={errors.creditName}
@@ -152,6 +165,7 @@ export default function SigningForm({ version, defaults }: Props): ReactElement 
       />
       <Field
         label="手机号或邮箱"
+        data-early-input="signing-contact"
         value={contact}
         onChange={setContact}
         error={errors.contact}
@@ -161,6 +175,7 @@ export default function SigningForm({ version, defaults }: Props): ReactElement 
       />
       <Field
         label="通讯地址（选填）"
+        data-early-input="signing-address"
         value={address}
         onChange={setAddress}
         error={errors.address}
