@@ -1,6 +1,7 @@
 // Font submissions (投稿): the stages, what a designer fills in and what the API answers, shared by
 // the database schema, the server and the pages.
 
+import type { Page } from './envelope.ts';
 import type { FONT_CATEGORIES, FONT_SCRIPTS } from './fonts.ts';
 
 /**
@@ -224,13 +225,7 @@ export interface SubmissionDetail extends SubmissionSummary {
 }
 
 /** A page of submissions (queryContributeFontsByAccountIdPage, the review queue). */
-export interface SubmissionPage {
-  records: SubmissionSummary[];
-  total: number;
-  current: number;
-  size: number;
-  pages: number;
-}
+export type SubmissionPage = Page<SubmissionSummary>;
 
 /** queryStatusByid: the stage alone, for polling. */
 export interface SubmissionStatusView {

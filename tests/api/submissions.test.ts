@@ -38,7 +38,7 @@ import {
   routesApp,
 } from '../helpers/font-library.ts';
 import { passesOts } from '../helpers/font-oracle.ts';
-import { BOLD, makeZip, REGULAR, specimenPng, uploadAs } from '../helpers/submissions.ts';
+import { BOLD, familyZip, LICENSE_ENTRY, makeZip, REGULAR, specimenPng, uploadAs } from '../helpers/submissions.ts';
 
 let library: LibraryFixture;
 let app: Hono;
@@ -323,16 +323,7 @@ describe('from draft to library font', () => {
   });
 
   test('the designer re-uploads and resubmits; the old file stays in history', async () => {
-    const font = await uploadAs(
-      app,
-      designer,
-      'font',
-      makeZip([
-        { name: 'MoXiangHei-Regular.ttf', data: REGULAR },
-        { name: 'MoXiangHei-Bold.ttf', data: BOLD },
-      ]),
-      '墨香黑-v2.zip',
-    );
+    const font = await uploadAs(app, designer, 'font', familyZip(), '墨香黑-v2.zip');
     const revised = await post<SubmissionDetail>(designer, 'contribute/updateContributeById', {
       uid,
       font,
@@ -353,16 +344,7 @@ describe('from draft to library font', () => {
       'approved',
     );
 
-    const final = await uploadAs(
-      app,
-      designer,
-      'final',
-      makeZip([
-        { name: 'MoXiangHei-Regular.ttf', data: REGULAR },
-        { name: 'MoXiangHei-Bold.ttf', data: BOLD },
-      ]),
-      '墨香黑-终稿.zip',
-    );
+    const final = await uploadAs(app, designer, 'final', familyZip(), '墨香黑-终稿.zip');
     const unsigned = await post(designer, 'contribute/uploadContributeUltimatelyFont', { uid, file: final });
     expect(unsigned.status).toBe(403);
     expect(unsigned.message).toContain('签署');
@@ -378,17 +360,7 @@ describe('from draft to library font', () => {
       signatureKind: 'typed',
       pdfKey: 'private/signing/test.pdf',
     });
-    const again = await uploadAs(
-      app,
-      designer,
-      'final',
-      makeZip([
-        { name: 'MoXiangHei-Regular.ttf', data: REGULAR },
-        { name: 'MoXiangHei-Bold.ttf', data: BOLD },
-        { name: 'OFL.txt', data: new TextEncoder().encode('Copyright 2026 林墨\nSIL Open Font License 1.1') },
-      ]),
-      '墨香黑-终稿.zip',
-    );
+    const again = await uploadAs(app, designer, 'final', familyZip([LICENSE_ENTRY]), '墨香黑-终稿.zip');
     const finalized = await post<SubmissionDetail>(designer, 'contribute/uploadContributeUltimatelyFont', {
       uid,
       file: again,

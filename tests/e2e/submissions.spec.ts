@@ -4,7 +4,7 @@ import path from 'node:path';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { violations } from '../helpers/axe.ts';
 import { openLogin, registerInOpenDialog } from '../helpers/e2e-register.ts';
-import { BOLD, makeZip, REGULAR, specimenPng } from '../helpers/submissions.ts';
+import { familyZip, specimenPng } from '../helpers/submissions.ts';
 
 // Two people, two browsers: a designer submits a family, a reviewer (EDITOR_ACCOUNTS in
 // playwright.config.ts) sends it back, the designer re-uploads, the reviewer accepts, the designer
@@ -31,13 +31,7 @@ async function signedIn(browser: Browser, email: string): Promise<Page> {
 
 test('a font goes from a designer’s upload through review to the library', async ({ browser }) => {
   test.setTimeout(240_000);
-  const family = file(
-    '墨香黑.zip',
-    makeZip([
-      { name: 'MoXiangHei-Regular.ttf', data: REGULAR, deflate: true },
-      { name: 'MoXiangHei-Bold.ttf', data: BOLD, deflate: true },
-    ]),
-  );
+  const family = file('墨香黑.zip', familyZip([], true));
   const designer = await signedIn(browser, DESIGNER);
 
   // The designer reads the guidelines and starts.

@@ -66,6 +66,21 @@ export function makeZip(
   return new Uint8Array(Buffer.concat([...locals, central, end]));
 }
 
+/** An OFL licence file of the fixture family's designer, as a zip entry. */
+export const LICENSE_ENTRY = {
+  name: 'OFL.txt',
+  data: new TextEncoder().encode('Copyright 2026 林墨\nSIL Open Font License 1.1'),
+};
+
+/** A zip of the fixture family's two weights, plus any `extra` entries (a licence, stray files). */
+export function familyZip(extra: Parameters<typeof makeZip>[0] = [], deflate = false): Uint8Array {
+  return makeZip([
+    { name: 'MoXiangHei-Regular.ttf', data: REGULAR, deflate },
+    { name: 'MoXiangHei-Bold.ttf', data: BOLD, deflate },
+    ...extra,
+  ]);
+}
+
 /** A specimen picture with some ink on it. */
 export async function specimenPng(width = 800, height = 500): Promise<Uint8Array> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#fff"/><rect x="40" y="40" width="${width / 2}" height="${height / 3}" fill="#222"/></svg>`;

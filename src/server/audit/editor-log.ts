@@ -1,4 +1,5 @@
 import { count, desc, eq } from 'drizzle-orm';
+import { offsetOf, type Page, type PageRequest, toPage } from '../content/paging.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { accounts, editorActions } from '../db/schema/index.ts';
 import { log } from '../log.ts';
@@ -59,10 +60,7 @@ export async function recordEditorAction(
 }
 
 /** A page of the log, newest first. */
-export async function listEditorActions(
-  page: { current: number; size: number },
-  database?: Db,
-): Promise<{ records: EditorAction[]; current: number; pages: number; total: number }> {
+export async function listEditorActions(page: PageRequest, database?: Db): Promise<Page<EditorAction>> {
   const db = database ?? (await configuredDb());
   const [rows, [total]] = await Promise.all([
     db
@@ -78,18 +76,13 @@ export async function listEditorActions(
       .leftJoin(accounts, eq(accounts.id, editorActions.accountId))
       .orderBy(desc(editorActions.createdAt), desc(editorActions.id))
       .limit(page.size)
-      .offset((page.current - 1) * page.size),
+      .offset(offsetOf(page)),
     db.select({ n: count() }).from(editorActions),
   ]);
-  const n = total?.n ?? 0;
-  return {
-    records: rows.map((row) => ({
-      ...row,
-      editor: row.editor ?? '已注销的账户',
-      createdAt: row.createdAt.toISOString(),
-    })),
-    current: page.current,
-    pages: Math.ceil(n / page.size),
-    total: n,
-  };
+  const records = rows.map((row) => ({
+    ...row,
+    editor: row.editor ?? '已注销的账户',
+    createdAt: row.createdAt.toISOString(),
+  }));
+  return toPage(records, total?.n ?? 0, page);
 }

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray, ne } from 'drizzle-orm';
 import type { SubmissionDetail, SubmissionPage, SubmissionStatus } from '../../contract/submissions.ts';
+import { offsetOf, type PageRequest, toPage } from '../content/paging.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { submissionComments, submissions } from '../db/schema/index.ts';
 import { badRequest, forbidden } from '../http/envelope.ts';
@@ -26,7 +27,7 @@ function requireReviewer(caller: Caller): void {
 export async function reviewQueue(
   caller: Caller,
   filter: QueueFilter,
-  page: { current: number; size: number },
+  page: PageRequest,
   database?: Db,
 ): Promise<SubmissionPage & { counts: Partial<Record<SubmissionStatus, number>> }> {
   requireReviewer(caller);
@@ -42,7 +43,7 @@ export async function reviewQueue(
       .where(where)
       .orderBy(filter === 'open' ? submissions.updatedAt : desc(submissions.updatedAt))
       .limit(page.size)
-      .offset((page.current - 1) * page.size),
+      .offset(offsetOf(page)),
     db.select({ n: count() }).from(submissions).where(where),
     db
       .select({ status: submissions.status, n: count() })
@@ -50,13 +51,8 @@ export async function reviewQueue(
       .where(ne(submissions.status, 'draft'))
       .groupBy(submissions.status),
   ]);
-  const n = total?.n ?? 0;
   return {
-    records: rows.map(summaryOf),
-    total: n,
-    current: page.current,
-    size: page.size,
-    pages: Math.ceil(n / page.size),
+    ...toPage(rows.map(summaryOf), total?.n ?? 0, page),
     counts: Object.fromEntries(counts.map((c) => [c.status, c.n])),
   };
 }

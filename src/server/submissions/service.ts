@@ -12,7 +12,7 @@ import {
 } from '../../contract/submissions.ts';
 import { canEdit } from '../accounts/editor-role.ts';
 import { recordEditorAction } from '../audit/editor-log.ts';
-import { iso } from '../content/paging.ts';
+import { iso, offsetOf, type PageRequest, toPage } from '../content/paging.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { accounts, submissionComments, submissionEvents, submissionFiles, submissions } from '../db/schema/index.ts';
 import { ApiError, badRequest, notFound } from '../http/envelope.ts';
@@ -446,7 +446,7 @@ export async function uploadFinal(
 /** A page of the caller's own submissions, newest change first (queryContributeFontsByAccountIdPage). */
 export async function listOwn(
   accountId: number,
-  page: { current: number; size: number },
+  page: PageRequest,
   status?: SubmissionStatus,
   database?: Db,
 ): Promise<SubmissionPage> {
@@ -459,17 +459,10 @@ export async function listOwn(
       .where(where)
       .orderBy(desc(submissions.updatedAt), desc(submissions.id))
       .limit(page.size)
-      .offset((page.current - 1) * page.size),
+      .offset(offsetOf(page)),
     db.select({ n: count() }).from(submissions).where(where),
   ]);
-  const n = total?.n ?? 0;
-  return {
-    records: rows.map(summaryOf),
-    total: n,
-    current: page.current,
-    size: page.size,
-    pages: Math.ceil(n / page.size),
-  };
+  return toPage(rows.map(summaryOf), total?.n ?? 0, page);
 }
 
 /** The caller's latest draft, to resume the submit form (queryUserLastContributeFont). */

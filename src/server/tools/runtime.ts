@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { env } from '../env.ts';
-import { ToolsPool } from './pool.ts';
+import { badRequest } from '../http/envelope.ts';
+import { ToolsPool, ToolTaskError } from './pool.ts';
 
 /** The largest font (bytes) a WOFF, WOFF2 or TTC may expand to; larger ones are treated as bombs. */
 export const MAX_DECODED_FONT_BYTES = 64 << 20;
@@ -22,4 +23,14 @@ export function toolsTtlMs(): number {
 export async function closeToolsPool(): Promise<void> {
   await pool?.close();
   pool = undefined;
+}
+
+/** A worker's refusal of the person's input becomes a 400 with its Chinese message; other failures pass on. */
+export async function userFacing<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof ToolTaskError && error.userFacing) throw badRequest(error.message);
+    throw error;
+  }
 }

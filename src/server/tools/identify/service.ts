@@ -8,11 +8,9 @@ import type {
 } from '../../../contract/identify.ts';
 import { db } from '../../db/client.ts';
 import { fontFamilies, fonts } from '../../db/schema/index.ts';
-import { badRequest } from '../../http/envelope.ts';
 import { log } from '../../log.ts';
 import type { ToolClient } from '../clients.ts';
-import { ToolTaskError } from '../pool.ts';
-import { toolsPool } from '../runtime.ts';
+import { toolsPool, userFacing } from '../runtime.ts';
 import { findPicture } from './pictures.ts';
 import type { MatchRequestBody, PictureViewBody } from './requests.ts';
 import type { FaceFile, PictureRef } from './tasks.ts';
@@ -20,16 +18,6 @@ import type { FaceFile, PictureRef } from './tasks.ts';
 // Font identification (SPEC §1 unidentified-font tool, §7 workflow task 125): glyphs found in an
 // uploaded picture, characters suggested for them, and the library's faces ranked against them.
 // The work runs in a tools worker on the quick lane; the answer is given at once.
-
-/** A worker's refusal of the person's input becomes a 400 with its Chinese message. */
-async function userFacing<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
-    if (error instanceof ToolTaskError && error.userFacing) throw badRequest(error.message);
-    throw error;
-  }
-}
 
 async function pictureRef(view: PictureViewBody): Promise<PictureRef> {
   return { key: await findPicture(view.pictureId), crop: view.crop, rotate: view.rotate };

@@ -1,8 +1,7 @@
 import type { WeightedWord } from '../../engine/wordcloud/words.ts';
 import { badRequest } from '../../http/envelope.ts';
 import type { ToolClient } from '../clients.ts';
-import { ToolTaskError } from '../pool.ts';
-import { MAX_DECODED_FONT_BYTES, toolsPool } from '../runtime.ts';
+import { MAX_DECODED_FONT_BYTES, toolsPool, userFacing } from '../runtime.ts';
 import { resolveSource } from '../sources.ts';
 import { findMask } from './masks.ts';
 import type { CloudRequestBody } from './requests.ts';
@@ -11,16 +10,6 @@ import { templateSvg } from './templates.ts';
 
 // The word-cloud generator (SPEC §7 Word cloud): words from text, and the cloud drawn in a tools
 // worker on the quick lane, answered as the image itself.
-
-/** A worker's refusal of the person's input becomes a 400 with its Chinese message. */
-async function userFacing<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
-    if (error instanceof ToolTaskError && error.userFacing) throw badRequest(error.message);
-    throw error;
-  }
-}
 
 /** Cuts text into its strongest words with their weights. */
 export async function cloudWords(text: string, limit: number, client: ToolClient): Promise<WeightedWord[]> {
