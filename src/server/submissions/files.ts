@@ -12,7 +12,7 @@ import type { StoredFileReport, submissionFiles } from '../db/schema/index.ts';
 import { FontInputError } from '../engine/font-errors.ts';
 import { badRequest, tooManyRequests } from '../http/envelope.ts';
 import { log } from '../log.ts';
-import { INCOMING_PREFIX, presignedPut, storage } from '../storage/index.ts';
+import { INCOMING_PREFIX, storage } from '../storage/index.ts';
 import { ToolTaskError } from '../tools/pool.ts';
 import { toolsPool } from '../tools/runtime.ts';
 import { checkSubmissionImage } from './images.ts';
@@ -52,11 +52,11 @@ function keyName(name: string): string {
 }
 
 /** Upload credentials for one file of `accountId` (getSTSToken). */
-export function uploadTicket(
+export async function uploadTicket(
   accountId: number,
   file: { purpose: UploadPurpose; name: string; size: number; type: string },
   now = new Date(),
-): UploadTicket {
+): Promise<UploadTicket> {
   const max = maxBytesOf(file.purpose);
   if (file.size <= 0) throw badRequest('文件是空的，请重新选择');
   if (file.size > max) {
@@ -76,7 +76,12 @@ export function uploadTicket(
       : 'application/octet-stream';
   if (!contentType) throw badRequest('展示图只能是 PNG、JPEG 或 WebP 图片');
   const key = `${INCOMING_PREFIX}/${accountId}-${randomUUID()}/${keyName(file.name)}`;
-  const { url, headers } = presignedPut(key, { size: file.size, contentType }, TICKET_SECONDS, now);
+  const { url, headers } = await storage().presignPut(key, {
+    size: file.size,
+    type: contentType,
+    expiresSeconds: TICKET_SECONDS,
+    now,
+  });
   return { url, method: 'PUT', headers, key, expiresAt: new Date(now.getTime() + TICKET_SECONDS * 1000).toISOString() };
 }
 
