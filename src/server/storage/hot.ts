@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { LRUCache } from 'lru-cache';
-import type { PutOptions, Storage, StorageBody, StorageObject, StorageStat } from './types.ts';
+import type { ByteRange, PutOptions, Storage, StorageBody, StorageObject, StorageStat } from './types.ts';
 
 /** Memory kept for hot objects: a few thousand preview subsets of a few KB each. */
 const HOT_LIMIT_BYTES = 32 * 1024 * 1024;
@@ -28,10 +28,11 @@ export class HotStorage implements Storage {
     return stat;
   }
 
-  async get(key: string): Promise<StorageObject | undefined> {
+  async get(key: string, range?: ByteRange): Promise<StorageObject | undefined> {
     const hot = this.#hot.get(key);
-    if (!hot) return this.#driver.get(key);
-    return { size: hot.bytes.byteLength, mtime: hot.mtime, bytes: hot.bytes, body: Readable.from([hot.bytes]) };
+    if (!hot) return this.#driver.get(key, range);
+    const bytes = range ? hot.bytes.subarray(range.start, range.end + 1) : hot.bytes;
+    return { size: hot.bytes.byteLength, mtime: hot.mtime, bytes, body: Readable.from([bytes]) };
   }
 
   async stat(key: string): Promise<StorageStat | undefined> {

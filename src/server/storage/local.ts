@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
+  type ByteRange,
   type PutOptions,
   publicPath,
   type Storage,
@@ -79,7 +80,7 @@ export class LocalStorage implements Storage {
     return { size: stat.size, mtime: stat.mtime };
   }
 
-  async get(key: string): Promise<StorageObject | undefined> {
+  async get(key: string, range?: ByteRange): Promise<StorageObject | undefined> {
     let handle: fsp.FileHandle;
     try {
       handle = await fsp.open(this.#file(key), 'r');
@@ -93,7 +94,7 @@ export class LocalStorage implements Storage {
       await handle.close();
       return undefined;
     }
-    return { size: stat.size, mtime: stat.mtime, body: handle.createReadStream() };
+    return { size: stat.size, mtime: stat.mtime, body: handle.createReadStream(range ?? {}) };
   }
 
   async stat(key: string): Promise<StorageStat | undefined> {

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { ApiError, badRequest, forbidden, notFound } from '../http/envelope.ts';
 import { INCOMING_PREFIX, localUploadCredentials, StorageKeyError, storage, validateKey } from './index.ts';
 import { verifyPresigned } from './presign.ts';
+import { parseRange } from './range.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   ttf: 'font/ttf',
@@ -13,6 +14,9 @@ const CONTENT_TYPES: Record<string, string> = {
   jpg: 'image/jpeg',
   jpeg: 'image/jpeg',
   webp: 'image/webp',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  vtt: 'text/vtt; charset=utf-8',
   gif: 'image/gif',
   zip: 'application/zip',
   txt: 'text/plain; charset=utf-8',
@@ -25,12 +29,51 @@ export function contentTypeOf(key: string): string {
   return CONTENT_TYPES[extension] ?? 'application/octet-stream';
 }
 
+/**
+ * One stored object as an answer: the whole object (200) or, for a Range request, the one range
+ * asked for (206 with Content-Range; 416 when it lies beyond the end), so that players can seek
+ * and CDNs can fill their caches in parts. Keys never change content, so answers are immutable.
+ */
+async function serveObject(
+  key: string,
+  method: string,
+  rangeHeader: string | undefined,
+  ifRange: string | undefined,
+): Promise<Response> {
+  const stat = await storage().stat(key);
+  if (!stat) throw notFound('文件不存在');
+  const lastModified = stat.mtime.toUTCString();
+  // A range of a copy the client no longer has would splice two versions: If-Range must name this one.
+  const range = ifRange && ifRange !== lastModified ? undefined : parseRange(rangeHeader, stat.size);
+  const headers: Record<string, string> = {
+    'Content-Type': contentTypeOf(key),
+    'Accept-Ranges': 'bytes',
+    'Cache-Control': 'public, max-age=31536000, immutable',
+    'Last-Modified': lastModified,
+    'X-Content-Type-Options': 'nosniff',
+  };
+  if (range === 'unsatisfiable') {
+    return new Response(null, { status: 416, headers: { ...headers, 'Content-Range': `bytes */${stat.size}` } });
+  }
+  const length = range ? range.end - range.start + 1 : stat.size;
+  headers['Content-Length'] = String(length);
+  if (range) headers['Content-Range'] = `bytes ${range.start}-${range.end}/${stat.size}`;
+  const status = range ? 206 : 200;
+  if (method === 'HEAD') return new Response(null, { status, headers });
+  const object = await storage().get(key, range);
+  if (!object) throw notFound('文件不存在');
+  const body = object.bytes
+    ? (object.bytes as Uint8Array<ArrayBuffer>)
+    : (Readable.toWeb(object.body) as ReadableStream);
+  return new Response(body, { status, headers });
+}
+
 /** Keys under these prefixes are never served by /files. */
 export const PRIVATE_PREFIXES = ['tools/', 'private/'] as const;
 
 /**
- * Serves stored objects: GET /files/<key> (mounted at /files). Keys never change content,
- * so answers may be cached for a year; a missing or invalid key answers the 404 envelope.
+ * Serves stored objects: GET /files/<key> (mounted at /files), whole or by byte range (see
+ * serveObject); a missing or invalid key answers the 404 envelope.
  */
 export function fileRoutes(): Hono {
   const routes = new Hono();
@@ -40,27 +83,14 @@ export function fileRoutes(): Hono {
     // no-store routes of /tools/api, never with this route's year-long public caching. Signed
     // agreements are served only to their owner, by /web/api/signing/pdf.
     if (PRIVATE_PREFIXES.some((prefix) => key.startsWith(prefix))) throw notFound('文件不存在');
-    let object: Awaited<ReturnType<ReturnType<typeof storage>['get']>>;
+    let answer: Response;
     try {
-      object = await storage().get(key);
+      answer = await serveObject(key, c.req.method, c.req.header('range'), c.req.header('if-range'));
     } catch (error) {
       if (error instanceof StorageKeyError) throw notFound('文件不存在');
       throw error;
     }
-    if (!object) throw notFound('文件不存在');
-    const headers = {
-      'Content-Type': contentTypeOf(key),
-      'Content-Length': String(object.size),
-      'Cache-Control': 'public, max-age=31536000, immutable',
-      'Last-Modified': object.mtime.toUTCString(),
-      'X-Content-Type-Options': 'nosniff',
-    };
-    if (c.req.method === 'HEAD') {
-      object.body.destroy();
-      return c.body(null, 200, headers);
-    }
-    if (object.bytes) return c.body(object.bytes as Uint8Array<ArrayBuffer>, 200, headers);
-    return c.body(Readable.toWeb(object.body) as ReadableStream, 200, headers);
+    return answer;
   });
   // Presigned uploads (storage/presign.ts), the protocol S3 speaks: only into the incoming area,
   // only with a valid, unexpired signature over this key, size and type. The object appears whole

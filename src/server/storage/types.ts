@@ -1,4 +1,7 @@
 import type { Readable } from 'node:stream';
+import type { ByteRange } from './range.ts';
+
+export type { ByteRange } from './range.ts';
 
 /** What can be stored: bytes in memory, a web stream or a Node stream of bytes. */
 export type StorageBody = Uint8Array | ReadableStream<Uint8Array> | NodeJS.ReadableStream;
@@ -38,8 +41,11 @@ export interface Storage {
    * `durable: false` skips flushing to disk, for derived files that can be made again (subsets).
    */
   put(key: string, body: StorageBody, options?: PutOptions): Promise<StorageStat>;
-  /** Opens an object for reading, or answers undefined when there is none. */
-  get(key: string): Promise<StorageObject | undefined>;
+  /**
+   * Opens an object for reading, or answers undefined when there is none. With `range`, the body
+   * holds only those bytes (both ends included); `size` is still the whole object's.
+   */
+  get(key: string, range?: ByteRange): Promise<StorageObject | undefined>;
   /** Size and time of an object, or undefined when there is none. */
   stat(key: string): Promise<StorageStat | undefined>;
   /** Removes an object; removing a missing one is not an error. */
