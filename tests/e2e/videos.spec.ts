@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { violations } from '../helpers/axe.ts';
 import { openLogin, registerInOpenDialog } from '../helpers/e2e-register.ts';
 
 // An editor uploads a video with its poster and captions; its page plays it with the site's own
@@ -35,6 +36,7 @@ test('an editor uploads a video, and its page plays it with the keyboard', async
   const video = page.locator('[data-player-video]');
   // The island took over: the native controls are off and the page's own are shown.
   await expect(video).not.toHaveAttribute('controls');
+  expect(await violations(page)).toEqual([]);
   const play = page.getByRole('button', { name: '播放', exact: true });
   await play.focus();
   await page.keyboard.press('Enter');
@@ -49,10 +51,11 @@ test('an editor uploads a video, and its page plays it with the keyboard', async
   await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBe(0);
   expect(ranges).toContain(206);
 
-  const captions = page.getByRole('button', { name: '关闭中文字幕' });
+  const captions = page.getByRole('button', { name: '字幕', exact: true });
+  await expect(captions).toHaveAttribute('aria-pressed', 'true');
   await captions.focus();
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('button', { name: '打开中文字幕' })).toHaveAttribute('aria-pressed', 'false');
+  await expect(captions).toHaveAttribute('aria-pressed', 'false');
   expect(await video.evaluate((element: HTMLVideoElement) => element.textTracks[0]?.mode)).toBe('hidden');
   await page.keyboard.press('Enter');
   expect(await video.evaluate((element: HTMLVideoElement) => element.textTracks[0]?.mode)).toBe('showing');
@@ -60,4 +63,14 @@ test('an editor uploads a video, and its page plays it with the keyboard', async
   await page.getByRole('combobox', { name: '播放速度' }).focus();
   await page.keyboard.press('ArrowDown');
   await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.playbackRate)).toBe(1.25);
+
+  // The position is remembered: coming back, the player offers to resume there.
+  await seek.focus();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBe(5);
+  await page.reload();
+  await expect(page.getByText('上次看到 0:05。')).toBeVisible();
+  await page.getByRole('button', { name: '继续播放' }).click();
+  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThanOrEqual(5);
 });

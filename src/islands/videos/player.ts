@@ -114,8 +114,8 @@ function enhance(root: HTMLElement): void {
   if (captions && track) {
     const showCaptions = (on: boolean) => {
       track.mode = on ? 'showing' : 'hidden';
+      // The button is named by its text, 字幕; whether the captions show is its pressed state.
       captions.setAttribute('aria-pressed', String(on));
-      captions.setAttribute('aria-label', on ? '关闭中文字幕' : '打开中文字幕');
     };
     showCaptions(true);
     captions.addEventListener('click', () => showCaptions(track.mode !== 'showing'));
