@@ -52,10 +52,12 @@ export async function receiveVideoForm(request: Request, maxVideoBytes: number):
         return;
       }
       const writes: Promise<unknown>[] = [];
+      const reader = request.body?.getReader();
       let failed: Error | undefined;
+      // A refusal stops reading the request at once; the caller removes what was written.
       const fail = (error: Error) => {
         failed ??= error;
-        request.body?.cancel().catch(() => undefined);
+        reader?.cancel().catch(() => undefined);
         reject(failed);
       };
       parser.on('field', (name, value) => {
@@ -98,7 +100,6 @@ export async function receiveVideoForm(request: Request, maxVideoBytes: number):
       parser.on('finish', () => {
         void Promise.all(writes).then(() => (failed ? reject(failed) : resolve()), reject);
       });
-      const reader = request.body?.getReader();
       void (async () => {
         try {
           while (reader && !failed) {

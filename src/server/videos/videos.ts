@@ -134,11 +134,11 @@ export async function createVideo(input: NewVideo, database?: Db): Promise<Video
     captionsKey: `videos/captions/${digest(captionBytes).slice(0, 24)}.vtt`,
   };
   const { size } = await fsp.stat(input.videoPath);
-  await storage().put(keys.fileKey, fs.createReadStream(input.videoPath));
-  await storage().put(keys.posterKey, poster);
-  await storage().put(keys.captionsKey, captionBytes);
   const now = new Date();
   try {
+    await storage().put(keys.fileKey, fs.createReadStream(input.videoPath));
+    await storage().put(keys.posterKey, poster);
+    await storage().put(keys.captionsKey, captionBytes);
     const [row] = await db
       .insert(videos)
       .values({
