@@ -140,7 +140,6 @@ export class JobRunner {
   async start(): Promise<void> {
     if (!this.#stopped) return;
     this.#stopped = false;
-    this.#unlisten = await clusterBus().listen(JOBS_CHANNEL, () => this.wake());
     const poll = setInterval(() => this.wake(), POLL_MS);
     const settle = setInterval(
       () => void settleJobs().catch((error: unknown) => log().error({ err: error }, 'lost jobs not settled')),
@@ -148,6 +147,13 @@ export class JobRunner {
     );
     for (const timer of [poll, settle]) timer.unref();
     this.#timers = [poll, settle];
+    // Without the bus (the database is unreachable for now) the runner still polls.
+    this.#unlisten = await clusterBus()
+      .listen(JOBS_CHANNEL, () => this.wake())
+      .catch((error: unknown) => {
+        log().error({ err: error }, 'job runner not woken by messages; it polls');
+        return undefined;
+      });
     this.wake();
   }
 
