@@ -71,7 +71,8 @@ export class PostgresBus implements Bus {
 
   #connect(): Promise<pg.Client> {
     this.#client ??= (async () => {
-      const client = new pg.Client({ connectionString: this.#url });
+      // Kept alive so that a connection dropped silently on the way (a NAT, a proxy) is noticed.
+      const client = new pg.Client({ connectionString: this.#url, keepAlive: true });
       client.on('notification', (message) => {
         for (const handler of this.#handlers.get(message.channel) ?? []) handler(message.payload ?? '');
       });
