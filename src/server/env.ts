@@ -60,6 +60,10 @@ const schema = z.object({
   TOOLS_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
   // Videos (README "Videos (视频)"): the largest file an editor may upload.
   VIDEO_MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(4096).default(200),
+  /** Whether this process runs queued tool jobs; web nodes beside `npm run worker` may set false. */
+  TOOLS_RUN_JOBS: z.stringbool().default(true),
+  /** Called (POST, JSON) with the cache keys and paths purged, for a CDN in front of the site. */
+  CDN_PURGE_URL: z.url().optional(),
   /** Signs font download links; when unset a random secret is made once and kept in DATA_DIR. */
   DOWNLOAD_URL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Signs the site's own presigned uploads (submissions); when unset a random secret is kept in DATA_DIR. */
