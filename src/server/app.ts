@@ -4,7 +4,9 @@ import { requestId } from 'hono/request-id';
 import { captchaRoutes } from './accounts/captcha-routes.ts';
 import { accountRoutes } from './accounts/routes.ts';
 import { wechatRoutes } from './accounts/wechat-routes.ts';
+import { authContext } from './auth/context.ts';
 import { readToken } from './auth/middleware.ts';
+import { startAuthStateSweeper } from './auth/state-sweeper.ts';
 import { editorRoutes } from './content/editor/routes.ts';
 import { contentRoutes } from './content/routes.ts';
 import { downloadRoutes } from './fonts/download-routes.ts';
@@ -125,6 +127,8 @@ export function createApp(): Hono {
 
   // Uploads and tool outputs expire; the sweeper runs with the API, whichever process hosts it.
   startToolsSweeper();
+  // Expired rate counters and captchas are rows in the database; any node may delete them.
+  startAuthStateSweeper(authContext());
   return app;
 }
 
