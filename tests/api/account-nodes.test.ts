@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ESCALATION } from '../../src/server/auth/captcha.ts';
+import { CAPTCHA_TTL_MS, ESCALATION } from '../../src/server/auth/captcha.ts';
+import { sweepAuthState } from '../../src/server/auth/state-sweeper.ts';
+import { captchaPuzzles, captchaVerifications, rateCounters } from '../../src/server/db/schema/index.ts';
 import { type AccountHarness, type AccountNode, openAccountHarness } from '../helpers/account-harness.ts';
 import { browserEncrypt, humanTrack } from '../helpers/captcha-solver.ts';
 
@@ -117,5 +119,26 @@ describe('two nodes over one database', () => {
       expect(refused.status).toBe(429);
       expect((refused.body as unknown as CaptchaAnswer).repCode).toBe('6201');
     }
+  });
+});
+
+describe('the sweep of expired shared state', () => {
+  test('deletes ended counters, expired puzzles and verifications, and keeps what still counts', async () => {
+    await h.captcha({ ip: '10.34.0.1' });
+    const waiting = await puzzleFrom(b, '10.34.0.2');
+    const before = await h.db.select().from(captchaVerifications);
+    expect(before.length).toBeGreaterThan(0);
+    // Past every puzzle's and verification's lifetime, and the one-minute captcha windows, not the 15-minute ones.
+    h.clock.advance(Math.max(CAPTCHA_TTL_MS, 180_000));
+    const fresh = await puzzleFrom(a, '10.34.0.3');
+    expect(await sweepAuthState(h.ctx)).toBeGreaterThan(0);
+    const tokens = (await h.db.select().from(captchaPuzzles)).map((row) => row.token);
+    expect(tokens).toEqual([fresh.token]);
+    expect(tokens).not.toContain(waiting.token);
+    expect(await h.db.select().from(captchaVerifications)).toEqual([]);
+    const counters = await h.db.select().from(rateCounters);
+    expect(counters.every((row) => row.windowEndsAt.getTime() > h.clock())).toBe(true);
+    expect(counters.some((row) => row.key === 'captchaGetIp:ip:10.34.0.3')).toBe(true);
+    expect(counters.some((row) => row.key === 'captchaGetIp:ip:10.34.0.2')).toBe(false);
   });
 });
