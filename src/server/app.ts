@@ -4,7 +4,9 @@ import { requestId } from 'hono/request-id';
 import { captchaRoutes } from './accounts/captcha-routes.ts';
 import { accountRoutes } from './accounts/routes.ts';
 import { wechatRoutes } from './accounts/wechat-routes.ts';
+import { authContext } from './auth/context.ts';
 import { readToken } from './auth/middleware.ts';
+import { startAuthStateSweeper } from './auth/state-sweeper.ts';
 import { startPurgeRelay } from './content/changes.ts';
 import { editorRoutes } from './content/editor/routes.ts';
 import { contentRoutes } from './content/routes.ts';
@@ -132,6 +134,8 @@ export function createApp(): Hono {
   if (env().TOOLS_RUN_JOBS) startJobRunner();
   // Purges made on other nodes empty this node's caches too.
   startPurgeRelay();
+  // Expired rate counters and captchas are rows in the database; any node may delete them.
+  startAuthStateSweeper(authContext());
   return app;
 }
 

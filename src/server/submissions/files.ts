@@ -7,7 +7,7 @@ import {
   type UploadTicket,
 } from '../../contract/submissions.ts';
 import { systemClock } from '../auth/clock.ts';
-import { createRateLimiter } from '../auth/rate-limit.ts';
+import { createSharedLimiter } from '../auth/shared-limiter.ts';
 import type { StoredFileReport, submissionFiles } from '../db/schema/index.ts';
 import { FontInputError } from '../engine/font-errors.ts';
 import { badRequest, tooManyRequests } from '../http/envelope.ts';
@@ -28,7 +28,12 @@ import { checkSubmissionImage } from './images.ts';
 const TICKET_SECONDS = 10 * 60;
 /** Tickets one account may take in ten minutes: a family, its revisions and pictures fit many times. */
 export const TICKETS_PER_TEN_MINUTES = 30;
-const ticketRate = createRateLimiter({ limit: TICKETS_PER_TEN_MINUTES, windowMs: 10 * 60_000, clock: systemClock });
+const ticketRate = createSharedLimiter({
+  name: 'uploadTickets',
+  limit: TICKETS_PER_TEN_MINUTES,
+  windowMs: 10 * 60_000,
+  clock: systemClock,
+});
 
 const FONT_TYPES = ['font/ttf', 'font/otf', 'font/woff2', 'application/zip', 'application/octet-stream'];
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
@@ -66,7 +71,7 @@ export async function uploadTicket(
         : `字体文件最大 ${SUBMISSION_MAX_FONT_MB} MB（压缩包也是如此），请分开投稿或联系我们`,
     );
   }
-  const verdict = ticketRate.hit(`account:${accountId}`);
+  const verdict = await ticketRate.hit(`account:${accountId}`);
   if (!verdict.allowed) throw tooManyRequests(verdict.retryAfter, '上传太频繁，请稍后再试');
   const types = file.purpose === 'image' ? IMAGE_TYPES : FONT_TYPES;
   const contentType = types.includes(file.type)
