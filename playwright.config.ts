@@ -54,6 +54,8 @@ export default defineConfig({
       // The fixture library lacks most fonts the content names; those warnings are expected here.
       LOG_LEVEL: 'error',
       DATABASE_URL: '',
+      // Each test's browser names an address of its own in X-Forwarded-For (tests/helpers/e2e-test.ts).
+      TRUST_PROXY: 'true',
       // Record numbers and channels as an operator sets them (the defaults show none).
       // The reviewer of the submission journey and the video journey's editor are editors from registration on.
       EDITOR_ACCOUNTS: 'reviewer@example.com,video-editor@example.com',

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { violations } from '../helpers/axe.ts';
+import { expect, test } from '../helpers/e2e-test.ts';
 
 // On a phone-sized screen as Lighthouse's mobile preset uses, for the pages readers open most.
 

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { openLogin, outboxCode, solveSliderCaptcha } from '../helpers/e2e-register.ts';
+import { expect, test } from '../helpers/e2e-test.ts';
 
 const SHOTS = '/tmp/shots';
 const stamp = Date.now().toString(36);

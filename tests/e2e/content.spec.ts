@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { expect, test } from '@playwright/test';
 import { registerInOpenDialog, solveSliderCaptcha } from '../helpers/e2e-register.ts';
+import { expect, test } from '../helpers/e2e-test.ts';
 
 const SHOTS = '/tmp/shots';
 const stamp = Date.now().toString(36);

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { crawlSite, onePagePerRoute } from '../helpers/crawl.ts';
+import { expect, test } from '../helpers/e2e-test.ts';
 
 // The Content-Security-Policy blocks nothing the site itself does: every kind of page a visitor can
 // reach from home (one page of each route, found by crawling the links) loads in Chromium with no

@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test.ts';
 
 // A reader on a slow connection clicks before the page's scripts have arrived (module scripts
 // delay DOMContentLoaded, so the page is only waited for until it commits). Every script is

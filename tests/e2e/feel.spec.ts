@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test.ts';
 
 test.describe('the theme', () => {
   test('stays dark across reloads and pages once chosen', async ({ page }) => {

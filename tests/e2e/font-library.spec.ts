@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { registerInOpenDialog } from '../helpers/e2e-register.ts';
+import { expect, test } from '../helpers/e2e-test.ts';
 import { measurePreviews } from '../helpers/preview-metrics.ts';
 
 // The fixture library: 思源黑体（简体） (2 weights), 马善政毛笔楷书 (书法), 站酷快乐体 (艺术).

@@ -1,5 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import sharp from 'sharp';
+import { expect, test } from '../helpers/e2e-test.ts';
 import { drawTextPicture, fixtureFont, registerTestFont } from '../helpers/identify.ts';
 
 const TEXT = '永和九年';

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { crawlSite } from '../helpers/crawl.ts';
+import { expect, test } from '../helpers/e2e-test.ts';
 
 // Every internal link on every page a visitor can reach answers: a crawl from the home page over
 // the server-rendered HTML (what a reader without scripts and a search engine see).

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { crawlSite, onePagePerRoute } from '../helpers/crawl.ts';
+import { expect, test } from '../helpers/e2e-test.ts';
 
 // The narrowest phones in use are 320 px wide: one page of every route a visitor can reach must fit
 // without scrolling sideways (a table or a code block may scroll inside its own box).

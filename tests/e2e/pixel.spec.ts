@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test.ts';
 
 test('pick a font, preview it as pixels, redraw a glyph, generate the font and download it', async ({ page }) => {
   await page.goto('/tools/pixel');

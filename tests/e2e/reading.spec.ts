@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test.ts';
 
 // Layout shifts a reader sees while a page loads and while scrolling to its end (CLS, without the
 // shifts a click or key press causes).

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { registerInOpenDialog } from '../helpers/e2e-register.ts';
+import { expect, test } from '../helpers/e2e-test.ts';
 
 test.describe('unknown and malformed addresses', () => {
   test('answer 404 with the not-found page and a way home', async ({ page }) => {

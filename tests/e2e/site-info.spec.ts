@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test.ts';
 
 // playwright.config.ts sets the record numbers and channels as an operator would.
 test('the footer carries the record numbers and the contact page the channels from configuration', async ({ page }) => {

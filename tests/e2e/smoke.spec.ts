@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test.ts';
 
 test.describe('the home page', () => {
   test('opens in Chromium with the site title and no script errors', async ({ page }) => {

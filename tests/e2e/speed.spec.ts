@@ -1,4 +1,5 @@
-import { type APIRequestContext, expect, test } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test.ts';
 
 /** Issue 6 (Speed): an article page ships at most 40 KB of compressed JavaScript. */
 const ARTICLE_JS_BUDGET = 40 * 1024;

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { violations } from '../helpers/axe.ts';
 import { openLogin, registerInOpenDialog } from '../helpers/e2e-register.ts';
+import { expect, test } from '../helpers/e2e-test.ts';
 import { familyZip, specimenPng } from '../helpers/submissions.ts';
 
 // Two people, two browsers: a designer submits a family, a reviewer (EDITOR_ACCOUNTS in

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
 import { openLogin, registerInOpenDialog } from '../helpers/e2e-register.ts';
+import { expect, test } from '../helpers/e2e-test.ts';
 
 const EMAIL = `designer-${Date.now().toString(36)}@example.com`;
 // A name whose characters the fixture fonts hold, so the PDF draws every one of them.

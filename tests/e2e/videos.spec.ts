@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
 import { violations } from '../helpers/axe.ts';
 import { openLogin, registerInOpenDialog } from '../helpers/e2e-register.ts';
+import { expect, test } from '../helpers/e2e-test.ts';
 
 // An editor uploads a video with its poster and captions; its page plays it with the site's own
 // player, seeking by keyboard through range requests, with captions and speed switched by keyboard.

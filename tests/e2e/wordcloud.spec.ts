@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test.ts';
 
 test('paste text, pick a shape and a font, see the cloud, and download it as PNG and SVG', async ({ page }) => {
   await page.goto('/tools/wordcloud');

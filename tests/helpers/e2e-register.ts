@@ -9,16 +9,20 @@ const OUTBOX = path.join(process.env['E2E_DATA_DIR'] ?? '', 'outbox');
 /** The newest code the outbox holds for a recipient, waiting for it to arrive. */
 export async function outboxCode(recipient: string, after: number): Promise<string> {
   let code = '';
+  // Bounded, and generous: on a loaded machine the send itself may take seconds.
   await expect
-    .poll(() => {
-      const files = fs.existsSync(OUTBOX) ? fs.readdirSync(OUTBOX).filter((name) => name.endsWith('.json')) : [];
-      const entries = files
-        .map((name) => JSON.parse(fs.readFileSync(path.join(OUTBOX, name), 'utf8')) as Record<string, string>)
-        .filter((entry) => entry['recipient'] === recipient && Date.parse(entry['createdAt'] ?? '') >= after)
-        .sort((a, b) => (a['createdAt'] ?? '').localeCompare(b['createdAt'] ?? ''));
-      code = entries.at(-1)?.['code'] ?? '';
-      return code;
-    })
+    .poll(
+      () => {
+        const files = fs.existsSync(OUTBOX) ? fs.readdirSync(OUTBOX).filter((name) => name.endsWith('.json')) : [];
+        const entries = files
+          .map((name) => JSON.parse(fs.readFileSync(path.join(OUTBOX, name), 'utf8')) as Record<string, string>)
+          .filter((entry) => entry['recipient'] === recipient && Date.parse(entry['createdAt'] ?? '') >= after)
+          .sort((a, b) => (a['createdAt'] ?? '').localeCompare(b['createdAt'] ?? ''));
+        code = entries.at(-1)?.['code'] ?? '';
+        return code;
+      },
+      { timeout: 20_000 },
+    )
     .toMatch(/^\d{6}$/);
   return code;
 }

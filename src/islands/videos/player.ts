@@ -143,6 +143,11 @@ function enhance(root: HTMLElement): void {
   });
   video.addEventListener('pause', () => writePosition(id, video.currentTime));
   video.addEventListener('ended', () => writePosition(id, 0));
+  // A seek on a paused video, or leaving the page between the two-second writes, is kept too.
+  video.addEventListener('seeked', () => writePosition(id, video.currentTime));
+  window.addEventListener('pagehide', () => {
+    if (!video.ended) writePosition(id, video.currentTime);
+  });
   const saved = readPosition(id);
   const resume = $<HTMLElement>('resume');
   if (resume && saved > RESUME_MARGIN_SECONDS && saved < duration() - RESUME_MARGIN_SECONDS) {
