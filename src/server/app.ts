@@ -7,6 +7,7 @@ import { wechatRoutes } from './accounts/wechat-routes.ts';
 import { readToken } from './auth/middleware.ts';
 import { editorRoutes } from './content/editor/routes.ts';
 import { contentRoutes } from './content/routes.ts';
+import { customFontRoutes } from './custom-fonts/routes.ts';
 import { downloadRoutes } from './fonts/download-routes.ts';
 import { favoriteRoutes } from './fonts/favorite-routes.ts';
 import { fontRoutes } from './fonts/routes.ts';
@@ -85,6 +86,7 @@ export function createApp(): Hono {
   app.route('/web/api', accountRoutes());
   app.route('/web/api', signingRoutes());
   app.route('/web/api', submissionRoutes());
+  app.route('/web/api', customFontRoutes());
   app.route('/web/api', userCentreRoutes());
   app.route('/web/api', wechatRoutes());
   app.route('/captcha', captchaRoutes());
