@@ -64,6 +64,15 @@ export const CUSTOM_FONT_ACTION_NAMES: Record<CustomFontAction | 'create', strin
   close: '关闭需求',
 };
 
+/** What an editor is told when a move is done (the requester hears of it by message and e-mail). */
+export const CUSTOM_FONT_ACTION_DONE: Record<CustomFontAction, string> = {
+  contact: '已标记为已联系，客户会收到通知',
+  quote: '报价已发给客户',
+  start: '已开始制作，客户会收到通知',
+  deliver: '已标记为交付，客户会收到通知',
+  close: '需求已关闭，客户会收到通知',
+};
+
 /** Most attachments one request carries, and the largest one, in MB. */
 export const CUSTOM_FONT_MAX_FILES = 5;
 export const CUSTOM_FONT_MAX_FILE_MB = 20;

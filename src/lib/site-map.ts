@@ -63,6 +63,16 @@ export const MAIN_NAV: NavItem[] = [
   { href: '/tougao', label: '投稿', description: '设计师投稿字体作品，经审核后收录进字体库。' },
 ];
 
+/**
+ * The font-creation service (字体定制; dingzhi 定制 "made to order"): brand, handwriting and
+ * ancient-book fonts made for a client. Linked from the home page, the footer and the contact page.
+ */
+export const CUSTOM_FONT_SERVICE: NavItem = {
+  href: '/dingzhi',
+  label: '字体定制',
+  description: '为品牌、个人手迹和古籍整理定制字体：从需求沟通、报价、设计稿到全字库交付。',
+};
+
 /** The user centre's pages (all behind the login guard). */
 export const USER_NAV: NavItem[] = [
   { href: '/user/overview', label: '账户概览', description: '你的收藏、下载、投稿和消息一览。' },
@@ -73,6 +83,11 @@ export const USER_NAV: NavItem[] = [
   { href: '/user/message', label: '消息通知', description: '系统通知、审核进度、留言回复和站内公告。' },
   { href: '/user/submission', label: '我的投稿', description: '投稿作品的审核进度、审核意见和修改记录。' },
   { href: '/user/submit', label: '提交作品', description: '填写字体信息、上传字体文件和样张，提交审核。' },
+  {
+    href: '/user/dingzhi',
+    label: '我的定制',
+    description: '你提交的字体定制需求，每一步的进展、报价和联盟的说明。',
+  },
   {
     href: '/user/signing',
     label: '设计师签约',
@@ -87,6 +102,7 @@ export const USER_NAV: NavItem[] = [
 
 /** Links in the footer's help column. */
 export const FOOTER_LINKS: NavItem[] = [
+  CUSTOM_FONT_SERVICE,
   { href: '/help', label: '帮助中心', description: '' },
   { href: '/license', label: '字体授权说明', description: '' },
   { href: '/freetype', label: '免费商用字体', description: '' },
@@ -99,7 +115,7 @@ export const FOOTER_LINKS: NavItem[] = [
 
 /** The navigation entry for a path, searched through the main, tool and user lists. */
 export function findNavItem(href: string): NavItem | undefined {
-  return [...MAIN_NAV, ...TOOLS, ...USER_NAV].find((item) => item.href === href);
+  return [...MAIN_NAV, ...TOOLS, ...USER_NAV, CUSTOM_FONT_SERVICE].find((item) => item.href === href);
 }
 
 /** True when the header item `href` is the current section for `pathname`. */

@@ -21,6 +21,7 @@ const STATIC_PATHS = [
   '/tools/wordcloud',
   '/tools/unidentifiedBody',
   '/tougao',
+  '/dingzhi',
   '/contact',
   '/help',
   '/license',

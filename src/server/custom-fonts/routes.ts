@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { type Context, Hono } from 'hono';
+import { CUSTOM_FONT_ACTION_DONE } from '../../contract/custom-fonts.ts';
 import { type AccountResolver, requireAccount, sessionAccount } from '../auth/current-account.ts';
 import { contentDisposition } from '../fonts/download-routes.ts';
 import { ApiError, notFound, ok } from '../http/envelope.ts';
@@ -17,15 +18,6 @@ import {
   moveRequest,
   requestQueue,
 } from './service.ts';
-
-/** What an editor's move says when it is done. */
-const DONE: Record<string, string> = {
-  contact: '已标记为已联系，客户会收到通知',
-  quote: '报价已发给客户',
-  start: '已开始制作，客户会收到通知',
-  deliver: '已标记为交付，客户会收到通知',
-  close: '需求已关闭，客户会收到通知',
-};
 
 /**
  * The font-creation service (字体定制, /dingzhi), mounted at /web/api. A login is required for every
@@ -69,7 +61,7 @@ export function customFontRoutes(options: { account?: AccountResolver } = {}): H
     try {
       const detail = await moveRequest(who, uid, { action, note, quote, seen: from });
       if (wantsPage) return c.redirect(`${page}?done=${action}`, 303);
-      return c.json(ok(detail, DONE[action]));
+      return c.json(ok(detail, CUSTOM_FONT_ACTION_DONE[action]));
     } catch (error) {
       if (wantsPage && error instanceof ApiError && error.status < 500 && error.status !== 404) {
         return c.redirect(`${page}?error=${encodeURIComponent(error.message)}`, 303);
