@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import { type Browser, expect, test } from '@playwright/test';
 import { violations } from '../helpers/axe.ts';
-import { openLogin, registerInOpenDialog } from '../helpers/e2e-register.ts';
+import { registeredPage } from '../helpers/e2e-register.ts';
 import { specimenPng } from '../helpers/submissions.ts';
 
 // Two people, two browsers: a client reads /dingzhi and sends a request with an attachment; an
@@ -14,13 +14,7 @@ const CLIENT = `client-${Date.now().toString(36)}@example.com`;
 const EDITOR = 'service-editor@example.com';
 const PASSWORD = 'ink and paper 2026';
 
-async function signedIn(browser: Browser, email: string): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto('/');
-  await openLogin(page);
-  await registerInOpenDialog(page, email, PASSWORD);
-  return page;
-}
+const signedIn = (browser: Browser, email: string) => registeredPage(browser, email, PASSWORD);
 
 test('a custom-font request goes from the client’s form to a quote and back', async ({ browser }) => {
   test.setTimeout(180_000);
@@ -32,12 +26,28 @@ test('a custom-font request goes from the client’s form to a quote and back', 
   const client = await signedIn(browser, CLIENT);
   await client.goto('/dingzhi');
   await expect(client.getByRole('heading', { name: '流程' })).toBeVisible();
-  await client.getByRole('link', { name: '提交定制需求' }).first().click();
+  await expect(client.getByRole('link', { name: '提交定制需求' }).first()).toHaveAttribute('href', '/dingzhi/apply');
+
+  // The form's script is held back while the first fields are typed, as on a slow connection: what
+  // was typed before it arrived is kept.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await client.route(/\/_astro\/RequestForm[^/]*\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await client.goto('/dingzhi/apply', { waitUntil: 'domcontentloaded' });
   await expect(client.getByRole('heading', { name: '提交定制需求', level: 1 })).toBeVisible();
-  // The account's e-mail fills the form; a deadline in the past is refused before sending.
-  await expect(client.getByLabel('邮箱')).toHaveValue(CLIENT);
   await client.getByLabel('机构/公司名称').fill(organisation);
   await client.getByLabel('联系人').fill('周宁');
+  release();
+  await expect(client.locator('astro-island[component-url*="RequestForm"]:not([ssr])')).toHaveCount(1);
+  await expect(client.getByLabel('机构/公司名称')).toHaveValue(organisation);
+  await expect(client.getByLabel('联系人')).toHaveValue('周宁');
+  // The account's e-mail fills the form; a deadline in the past is refused before sending.
+  await expect(client.getByLabel('邮箱')).toHaveValue(CLIENT);
   await client.getByLabel('定制类型').selectOption('brand');
   await client.getByLabel('字符集').selectOption('gb2312');
   await client.getByLabel('字重数量').fill('3');

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import { type Browser, expect, test } from '@playwright/test';
 import { violations } from '../helpers/axe.ts';
-import { openLogin, registerInOpenDialog } from '../helpers/e2e-register.ts';
+import { registeredPage } from '../helpers/e2e-register.ts';
 import { familyZip, specimenPng } from '../helpers/submissions.ts';
 
 // Two people, two browsers: a designer submits a family, a reviewer (EDITOR_ACCOUNTS in
@@ -21,13 +21,7 @@ function file(name: string, bytes: Uint8Array): string {
   return where;
 }
 
-async function signedIn(browser: Browser, email: string): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto('/');
-  await openLogin(page);
-  await registerInOpenDialog(page, email, PASSWORD);
-  return page;
-}
+const signedIn = (browser: Browser, email: string) => registeredPage(browser, email, PASSWORD);
 
 test('a font goes from a designer’s upload through review to the library', async ({ browser }) => {
   test.setTimeout(240_000);
