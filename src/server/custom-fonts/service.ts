@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, gt, inArray } from 'drizzle-orm';
 import {
   CUSTOM_FONT_ACTION_NAMES,
@@ -146,7 +147,7 @@ export async function createRequest(
       `一个账号一天最多提交 ${CUSTOM_FONT_DAILY_LIMIT} 个定制需求。已提交的需求我们都会联系你，补充的资料可以在沟通时一并发送`,
     );
   }
-  const folder = `${accountId}-${now.getTime()}-${Math.random().toString(36).slice(2, 10)}`;
+  const folder = `${accountId}-${randomUUID()}`;
   const stored = await storeAttachments(accountId, folder, input.attachments);
   let row: Row;
   try {
