@@ -71,8 +71,10 @@ test('a custom-font request goes from the client’s form to a quote and back', 
   await expect(client.getByRole('link', { name: '标志.png' })).toHaveCount(0);
   const requestUrl = client.url();
 
-  // The editor finds it in the queue, marks it contacted, then quotes.
+  // The editor finds it in the queue, marks it contacted, then quotes. The requester's own page is
+  // not for anyone else, an editor included: they work in the editing area.
   const editor = await signedIn(browser, EDITOR);
+  expect((await editor.goto(requestUrl))?.status()).toBe(404);
   await editor.goto('/editor?tab=dingzhi');
   await expect(editor.getByRole('link', { name: /待联系 \d+/ })).toBeVisible();
   await editor.getByRole('link', { name: organisation }).click();
