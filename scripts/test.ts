@@ -1,6 +1,6 @@
 // `npm test`: what CI runs. Independent steps run side by side and each one's output is printed
 // whole when it ends, so logs stay readable:
-//   build → ( checks: format, lint, types  ‖  unit, API and database tests  ‖  browser journeys )
+//   build → ( checks: format, lint, types  ‖  dependency audit  ‖  unit, API and database tests  ‖  browser journeys )
 // A failing step does not stop the others; the exit code is non-zero if any failed. A failed step's
 // output is printed again at the very end, because CI logs are often read from their tail.
 import { spawn } from 'node:child_process';
@@ -43,6 +43,7 @@ const build = await run({ name: 'build', script: 'build' });
 const results = build.passed
   ? await Promise.all([
       run({ name: 'checks', script: 'check' }),
+      run({ name: 'dependency audit', script: 'audit' }),
       run({ name: 'unit, API and database tests', script: 'test:unit' }),
       run({ name: 'browser journeys', script: 'test:e2e' }),
     ])

@@ -8,3 +8,13 @@ export interface CaptchaAnswer<T = Record<string, unknown>> {
   repData: T | null;
   success: boolean;
 }
+
+/**
+ * The drag a slider answer records, sent encrypted beside the point (`trackJson`): each sample is
+ * [milliseconds since the drag began, the piece's x in puzzle pixels, the pointer's y offset from
+ * where the drag began in CSS pixels]. `keys` tracks come from the arrow keys (y is 0).
+ */
+export interface CaptchaTrack {
+  kind: 'pointer' | 'keys';
+  points: [number, number, number][];
+}

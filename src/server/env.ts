@@ -34,6 +34,22 @@ const schema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  // Shared storage for several servers (README "Storage"); empty keeps the files under DATA_DIR.
+  STORAGE_URL: z
+    .string()
+    .regex(
+      /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/([A-Za-z0-9_-][A-Za-z0-9._-]*\/?)*)?$/,
+      'must be empty (files under DATA_DIR) or s3://bucket or s3://bucket/folder',
+    )
+    .optional(),
+  S3_ENDPOINT: z.url('must be the http(s):// address of the S3 service').optional(),
+  S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{1,40}$/, 'must be a region name such as us-east-1, auto or oss-cn-hangzhou')
+    .default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: z.stringbool().default(false),
   FONT_SEED: z.enum(['registry', 'fixtures', 'none']).default('registry'),
   NPM_REGISTRY: z.url().default('https://registry.npmjs.org'),
   SUBSET_WORKERS: z.coerce.number().int().min(1).max(32).optional(),
@@ -86,6 +102,7 @@ const ALIYUN_SMS_VARIABLES = [
   'ALIYUN_SMS_TEMPLATE_CODE',
 ] as const;
 const WECHAT_VARIABLES = ['WECHAT_APP_ID', 'WECHAT_APP_SECRET'] as const;
+const S3_KEY_VARIABLES = ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
 
 function requireAllOrNone(group: readonly string[], values: Record<string, unknown>, ctx: z.RefinementCtx): void {
   const given = group.filter((name) => values[name]);
@@ -98,6 +115,14 @@ function requireAllOrNone(group: readonly string[], values: Record<string, unkno
 const checked = schema.superRefine((values, ctx) => {
   requireAllOrNone(ALIYUN_SMS_VARIABLES, values, ctx);
   requireAllOrNone(WECHAT_VARIABLES, values, ctx);
+  requireAllOrNone(S3_KEY_VARIABLES, values, ctx);
+  // S3 settings without a bucket would be silently ignored, and the files kept on this one server.
+  if (!values.STORAGE_URL) {
+    for (const name of ['S3_ENDPOINT', ...S3_KEY_VARIABLES] as const) {
+      if (values[name])
+        ctx.addIssue({ code: 'custom', path: [name], message: 'is only read with STORAGE_URL=s3://bucket' });
+    }
+  }
 });
 
 /** The names of every variable the site reads (the README's table and .env.example list them all). */
@@ -124,9 +149,12 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   given['NPM_REGISTRY'] ??= given['npm_config_registry'];
   const result = checked.safeParse(given);
   if (!result.success) {
-    const lines = result.error.issues.map(
-      (issue) => `  ${issue.path.join('.')}: ${issue.message} (got ${JSON.stringify(source[String(issue.path[0])])})`,
-    );
+    const lines = result.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      // A secret is never printed: start-up messages end up in logs.
+      const got = name.includes('SECRET') && source[name] ? '(hidden)' : JSON.stringify(source[name]);
+      return `  ${issue.path.join('.')}: ${issue.message} (got ${got})`;
+    });
     throw new EnvError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const parsed = result.data;

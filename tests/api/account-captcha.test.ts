@@ -1,8 +1,10 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { CaptchaTrack } from '../../src/contract/captcha.ts';
+import { ESCALATION } from '../../src/server/auth/captcha.ts';
 import { aesEcbEncrypt } from '../../src/server/auth/captcha-crypto.ts';
 import { type AccountHarness, openAccountHarness } from '../helpers/account-harness.ts';
-import { browserEncrypt, findPieceOffset } from '../helpers/captcha-solver.ts';
+import { browserEncrypt, findHoleByOutline, findPieceByPixels, humanTrack } from '../helpers/captcha-solver.ts';
 
 interface Puzzle {
   originalImageBase64: string;
@@ -37,15 +39,31 @@ async function post(
   return { status: res.status, body: res.body as unknown as CaptchaBody, headers: res.headers };
 }
 
-async function newPuzzle(): Promise<Puzzle & { x: number }> {
-  const res = await post('/captcha/get', { captchaType: 'blockPuzzle', clientUid: 'test', ts: Date.now() });
+async function newPuzzle(asker: Record<string, string> = {}, ip?: string): Promise<Puzzle & { x: number }> {
+  const res = await post('/captcha/get', { captchaType: 'blockPuzzle', ts: Date.now(), ...asker }, ip);
   const data = res.body.repData as unknown as Puzzle;
-  return { ...data, x: await findPieceOffset(data.originalImageBase64, data.jigsawImageBase64) };
+  return { ...data, x: h.answerOf(data.originalImageBase64) };
 }
 
-function check(puzzle: Puzzle, x: number, y = 5) {
-  const pointJson = browserEncrypt(JSON.stringify({ x, y }), puzzle.secretKey);
-  return post('/captcha/check', { captchaType: 'blockPuzzle', token: puzzle.token, pointJson });
+/** Answers a puzzle at `x` with a hand's drag to there, unless the test gives its own track (or none). */
+function check(
+  puzzle: Puzzle,
+  x: number,
+  options: { y?: number; track?: CaptchaTrack | null; ip?: string; clientUid?: string } = {},
+) {
+  const pointJson = browserEncrypt(JSON.stringify({ x, y: options.y ?? 5 }), puzzle.secretKey);
+  const track = options.track === undefined ? humanTrack(x, serial) : options.track;
+  return post(
+    '/captcha/check',
+    {
+      captchaType: 'blockPuzzle',
+      token: puzzle.token,
+      pointJson,
+      ...(track ? { trackJson: browserEncrypt(JSON.stringify(track), puzzle.secretKey) } : {}),
+      ...(options.clientUid ? { clientUid: options.clientUid } : {}),
+    },
+    options.ip,
+  );
 }
 
 describe('POST /captcha/get', () => {
@@ -105,7 +123,7 @@ describe('POST /captcha/check', () => {
 
   test('fails with 6111 when y is not the protocol value 5', async () => {
     const puzzle = await newPuzzle();
-    expect((await check(puzzle, puzzle.x, 30)).body.repCode).toBe('6111');
+    expect((await check(puzzle, puzzle.x, { y: 30 })).body.repCode).toBe('6111');
   });
 
   test('gives each token one try: after a miss the right answer gets 6110', async () => {
@@ -134,6 +152,7 @@ describe('POST /captcha/check', () => {
       captchaType: 'blockPuzzle',
       token: puzzle.token,
       pointJson: browserEncrypt(point, puzzle.secretKey),
+      trackJson: browserEncrypt(JSON.stringify(humanTrack(puzzle.x + 0.4)), puzzle.secretKey),
     });
     expect(res.body.repData?.['captchaVerification']).toBe(
       browserEncrypt(`${puzzle.token}---${point}`, puzzle.secretKey),
@@ -159,6 +178,39 @@ describe('POST /captcha/check', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/Error|at \w+ \(|node:|\.ts:/);
     // The try is spent.
     expect((await check(puzzle, puzzle.x)).body.repCode).toBe('6110');
+  });
+
+  test('refuses the right x without a drag track, or with a track no hand makes', async () => {
+    const only = await newPuzzle();
+    expect((await check(only, only.x, { track: null })).body.repCode).toBe('6111');
+    const instant = await newPuzzle();
+    const jump: CaptchaTrack = {
+      kind: 'pointer',
+      points: [
+        [0, 0, 0],
+        [5, instant.x, 0],
+      ],
+    };
+    expect((await check(instant, instant.x, { track: jump })).body.repCode).toBe('6111');
+    const robotic = await newPuzzle();
+    const even: CaptchaTrack = {
+      kind: 'pointer',
+      points: Array.from({ length: 21 }, (_, i) => [i * 20, (robotic.x * i) / 20, 0] as [number, number, number]),
+    };
+    expect((await check(robotic, robotic.x, { track: even })).body.repCode).toBe('6111');
+    const elsewhere = await newPuzzle();
+    expect((await check(elsewhere, elsewhere.x, { track: humanTrack(elsewhere.x + 30) })).body.repCode).toBe('6111');
+  });
+
+  test('passes a keyboard answer: arrow-key steps over time, ending at the answer', async () => {
+    const puzzle = await newPuzzle();
+    const points: [number, number, number][] = [[0, 0, 0]];
+    for (let x = 0, t = 0; x < puzzle.x; ) {
+      x = Math.min(puzzle.x, x + (puzzle.x - x >= 10 ? 10 : 1));
+      t += 90;
+      points.push([t, x, 0]);
+    }
+    expect((await check(puzzle, puzzle.x, { track: { kind: 'keys', points } })).body.repCode).toBe('0000');
   });
 
   test('answers 0011 when the token or the point is missing', async () => {
@@ -190,5 +242,97 @@ describe('captcha verification', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('6110');
+  });
+});
+
+describe('puzzles against scripts', () => {
+  // 200 puzzles: the matcher's few lucky hits and the person's few misses stay far from the bounds.
+  const PUZZLES = 200;
+
+  test("matching the piece's pixels finds the hole in under one puzzle in ten; the outline finds it in nine of ten", async () => {
+    let matcherHits = 0;
+    let outlineHits = 0;
+    let xOnlyPasses = 0;
+    for (let i = 0; i < PUZZLES; i += 1) {
+      const puzzle = await newPuzzle();
+      const guess = await findPieceByPixels(puzzle.originalImageBase64, puzzle.jigsawImageBase64);
+      if (Math.abs(guess - puzzle.x) <= 5) matcherHits += 1;
+      const seen = await findHoleByOutline(puzzle.originalImageBase64, puzzle.jigsawImageBase64);
+      if (Math.abs(seen - puzzle.x) <= 5) outlineHits += 1;
+      // The script posts only its x, as AJ-Captcha's protocol carries it.
+      if ((await check(puzzle, guess, { track: null })).body.repCode === '0000') xOnlyPasses += 1;
+    }
+    expect(xOnlyPasses).toBe(0);
+    expect(matcherHits).toBeLessThanOrEqual(PUZZLES * 0.1);
+    expect(outlineHits).toBeGreaterThanOrEqual(PUZZLES * 0.9);
+  }, 120_000);
+});
+
+describe('repeated failures', () => {
+  const uid = 'browser-under-test-0001';
+
+  test(`after ${ESCALATION.browser.harderAfter} failures from one browser a pass takes two puzzles; after ${ESCALATION.browser.coolDownAfter} none are handed out for a while`, async () => {
+    for (let i = 0; i < ESCALATION.browser.harderAfter; i += 1) {
+      const miss = await newPuzzle({ clientUid: uid });
+      expect((await check(miss, miss.x + 40, { clientUid: uid })).body.repCode).toBe('6111');
+    }
+    const first = await newPuzzle({ clientUid: uid });
+    const more = await check(first, first.x, { clientUid: uid });
+    expect(more.body).toMatchObject({ repCode: '6114', repMsg: '验证通过，请再完成一张拼图' });
+    const second = more.body.repData as unknown as Puzzle;
+    const passed = await check({ ...second }, h.answerOf(second.originalImageBase64), { clientUid: uid });
+    expect(passed.body.repCode).toBe('0000');
+
+    const left = ESCALATION.browser.coolDownAfter - ESCALATION.browser.harderAfter;
+    for (let i = 0; i < left; i += 1) {
+      const miss = await newPuzzle({ clientUid: uid });
+      expect((await check(miss, miss.x + 40, { clientUid: uid })).body.repCode).toBe('6111');
+    }
+    const refused = await post('/captcha/get', { captchaType: 'blockPuzzle', clientUid: uid });
+    expect(refused.status).toBe(429);
+    expect(refused.body.repCode).toBe('6201');
+    expect(refused.body.repMsg).toMatch(/^验证失败次数过多，请 \d+ 分钟后再试$/);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another browser at other addresses is not held back.
+    expect((await post('/captcha/get', { captchaType: 'blockPuzzle', clientUid: 'another-browser-01' })).status).toBe(
+      200,
+    );
+    h.clock.advance(15 * 60_000);
+    expect((await post('/captcha/get', { captchaType: 'blockPuzzle', clientUid: uid })).status).toBe(200);
+  });
+
+  test('failures from one address count across browsers that change their id', async () => {
+    const ip = '10.7.9.9';
+    for (let i = 0; i < ESCALATION.address.harderAfter; i += 1) {
+      const miss = await newPuzzle({ clientUid: `rotating-id-${i}-xx` }, ip);
+      expect((await check(miss, miss.x + 40, { ip })).body.repCode).toBe('6111');
+    }
+    const puzzle = await newPuzzle({ clientUid: 'fresh-id-never-seen' }, ip);
+    expect((await check(puzzle, puzzle.x, { ip })).body.repCode).toBe('6114');
+  });
+
+  test('an account with recent wrong passwords needs a two-puzzle verification to log in', async () => {
+    const account = 'attacked@example.com';
+    await h.register(account, 'right-password-1');
+    for (let i = 0; i < 3; i += 1) {
+      expect((await h.login(account, 'wrong-password')).status).toBe(401);
+    }
+    // One puzzle, as a script that leaves the account out of the puzzle request gets.
+    const weak = await h.captcha();
+    const refused = await h.call('POST', '/web/api/login', {
+      account,
+      password: 'right-password-1',
+      captchaVerification: weak,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('6110');
+    // The login form names the account, and the chain has two puzzles.
+    const strong = await h.captcha({ account });
+    const res = await h.call('POST', '/web/api/login', {
+      account,
+      password: 'right-password-1',
+      captchaVerification: strong,
+    });
+    expect(res.status).toBe(200);
   });
 });

@@ -117,7 +117,7 @@ describe('POST /web/api/login', () => {
         [MOBILE, wrong],
       ] as const) {
         h.ctx.limits.loginAccount.reset(`sms:${account}`);
-        const captchaVerification = await h.captcha();
+        const captchaVerification = await h.captcha({ account });
         const started = performance.now();
         const res = await h.call(
           'POST',

@@ -10,6 +10,7 @@ import { contentDisposition, downloadRoutes } from '../../src/server/fonts/downl
 import { createDownloadLink, type DownloadLink } from '../../src/server/fonts/downloads.ts';
 import { fontRoutes } from '../../src/server/fonts/routes.ts';
 import { call, insertAccount, type LibraryFixture, openFixtureLibrary, routesApp } from '../helpers/font-library.ts';
+import { expectRangeAnswers } from '../helpers/range-requests.ts';
 
 const FIXTURES = path.resolve('tests/fixtures/fonts');
 let library: LibraryFixture;
@@ -77,6 +78,22 @@ describe('GET /api/v1/web/{gno}/download', () => {
     const bytes = Buffer.from(await res.arrayBuffer());
     expect(bytes.equals(fs.readFileSync(path.join(FIXTURES, 'noto-sans-sc/NotoSansSC_400Regular.ttf')))).toBe(true);
     expect(res.headers.get('content-length')).toBe(String(bytes.length));
+  });
+
+  test('resumes a TTF download from the byte it stopped at, counted once', async () => {
+    const link = await linkFor('zcool-kuaile-400');
+    const whole = fs.readFileSync(path.join(FIXTURES, 'zcool-kuaile/ZCOOLKuaiLe_400Regular.ttf'));
+    const [before] = await library.db.select().from(fontFamilies).where(eq(fontFamilies.gno, 'zcool-kuaile'));
+    const started = await app.request(link.url, { headers: { range: 'bytes=0-999' } });
+    expect(started.status).toBe(206);
+    expect(started.headers.get('content-disposition')).toContain('filename="zcool-kuaile-400.ttf"');
+    const resumed = await app.request(link.url, { headers: { range: 'bytes=1000-' } });
+    expect(resumed.status).toBe(206);
+    const joined = Buffer.concat([Buffer.from(await started.arrayBuffer()), Buffer.from(await resumed.arrayBuffer())]);
+    expect(joined.equals(whole)).toBe(true);
+    const [after] = await library.db.select().from(fontFamilies).where(eq(fontFamilies.gno, 'zcool-kuaile'));
+    expect((after?.downloads ?? 0) - (before?.downloads ?? 0)).toBe(1);
+    await expectRangeAnswers(app, link.url, new Uint8Array(whole));
   });
 
   test('streams a family as a zip of every weight, its licence and a Chinese README', async () => {

@@ -8,6 +8,7 @@ import { seedFonts } from '../../src/server/db/seed/fonts.ts';
 import { resetEnv } from '../../src/server/env.ts';
 import type { FontResource, Page } from '../../src/server/fonts/catalogue.ts';
 import { openTestDatabase } from '../helpers/database.ts';
+import { expectRangeAnswers } from '../helpers/range-requests.ts';
 
 const FIXTURES = path.resolve('tests/fixtures/fonts');
 let dataDir: string;
@@ -160,6 +161,11 @@ describe('GET /files/*', () => {
   test('names the missing file in Chinese', async () => {
     const res = await app.request('/files/fonts/no-such/font.ttf');
     expect(await res.json()).toEqual({ code: '404', message: '文件不存在', data: null });
+  });
+
+  test('answers Range requests with the part asked for', async () => {
+    const whole = fs.readFileSync(path.join(FIXTURES, 'zcool-kuaile/ZCOOLKuaiLe_400Regular.ttf'));
+    await expectRangeAnswers(app, '/files/fonts/zcool-kuaile/ZCOOLKuaiLe_400Regular.ttf', new Uint8Array(whole));
   });
 
   test('answers HEAD with the headers and no body', async () => {

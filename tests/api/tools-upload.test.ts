@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { encodeWoff } from '../../src/server/engine/woff.ts';
 import { call, type LibraryFixture } from '../helpers/font-library.ts';
-import { closeToolsApp, openToolsApp, storedFiles, uploadFont } from '../helpers/tools.ts';
+import { closeToolsApp, openToolsApp, storedFiles, uploadFont, waitForJob } from '../helpers/tools.ts';
 
 const TTF = new Uint8Array(fs.readFileSync('tests/fixtures/tools/NotoSansSC-Features.ttf'));
 const NOT_A_FONT = '这不是字体文件，请上传 TTF、OTF、TTC、WOFF、WOFF2 或 EOT 格式的字体';
@@ -228,17 +228,19 @@ describe('POST /tools/api/upload', () => {
     expect(answer.message).toBe(message);
   });
 
-  test('keeps serving other requests while a large conversion runs', async () => {
+  // How long such an upload takes beside a conversion is measured, not asserted:
+  // tests/bench/upload-during-conversion.ts.
+  test('takes another upload while a large conversion runs, and the conversion still ends', async () => {
     const upload = await uploadFont(app, TTF, 'font.ttf');
     const started = await call<{ jobId: string }>(app, '/tools/api/convert', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ source: { fileId: upload.data.fileId }, formats: ['woff2', 'svg', 'woff', 'eot', 'ttf'] }),
     });
-    const t0 = performance.now();
     const second = await uploadFont(app, TTF, 'other.ttf');
     expect(second.status).toBe(200);
-    expect(performance.now() - t0).toBeLessThan(5000);
-    expect((await call(app, `/tools/api/jobs/${started.data.jobId}`)).status).toBe(200);
+    expect(second.data.fileId).not.toBe(upload.data.fileId);
+    const job = await waitForJob(app, started.data.jobId);
+    expect(job.state).toBe('done');
   });
 });

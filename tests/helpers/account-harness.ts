@@ -3,12 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Hono } from 'hono';
 import { createApp } from '../../src/server/app.ts';
+import { CaptchaService } from '../../src/server/auth/captcha.ts';
+import { BACKGROUND_COUNT } from '../../src/server/auth/captcha-font.ts';
+import { BackgroundSet } from '../../src/server/auth/captcha-image.ts';
 import { type ManualClock, manualClock } from '../../src/server/auth/clock.ts';
 import { type AuthContext, createAuthContext, setAuthContext } from '../../src/server/auth/context.ts';
 import type { CodeMessage, MessageSender, NoticeMessage } from '../../src/server/auth/messages.ts';
 import { closeDatabase, type Db, useDatabase } from '../../src/server/db/client.ts';
 import { resetEnv } from '../../src/server/env.ts';
-import { browserEncrypt, findPieceOffset } from './captcha-solver.ts';
+import { browserEncrypt, humanTrack } from './captcha-solver.ts';
 import { openTestDatabase } from './database.ts';
 
 /** A sender that keeps what it was asked to deliver: the fake SMS or mail provider of a test. */
@@ -40,6 +43,22 @@ export function recordingSender(name = 'recording'): RecordingSender {
   };
 }
 
+/** The site's puzzle backgrounds, noting where each puzzle's hole was cut. */
+class AnswerNotingSet extends BackgroundSet {
+  private readonly answers: Map<string, number>;
+
+  constructor(count: number, fontFamily: string | undefined, answers: Map<string, number>) {
+    super(count, fontFamily);
+    this.answers = answers;
+  }
+
+  override async cut(...args: Parameters<BackgroundSet['cut']>) {
+    const puzzle = await super.cut(...args);
+    this.answers.set(puzzle.originalImageBase64, puzzle.x);
+    return puzzle;
+  }
+}
+
 /** A JSON answer of the API. */
 export interface Answer<T = unknown> {
   status: number;
@@ -66,8 +85,13 @@ export interface AccountHarness {
   pauses: number[];
   dataDir: string;
   call<T = unknown>(method: string, path: string, body?: unknown, options?: CallOptions): Promise<Answer<T>>;
-  /** Solves a fresh captcha from its images and answers the verification for the next action. */
-  captcha(options?: { ip?: string; shift?: number }): Promise<string>;
+  /**
+   * Solves a fresh captcha (every puzzle of its chain) with a hand's drag track and answers the
+   * verification for the next action; `account` is named as the login form names it.
+   */
+  captcha(options?: { ip?: string; account?: string }): Promise<string>;
+  /** Where the hole of a puzzle handed out by this harness is, read from the puzzle as it was cut. */
+  answerOf(originalImageBase64: string): number;
   /** Sends a code (solving the captcha first) and answers it as the recipient reads it. */
   code(account: string, purpose: 'login' | 'register' | 'reset' | 'bind', options?: CallOptions): Promise<string>;
   /** Registers an account by mobile or e-mail and answers its token. */
@@ -101,9 +125,20 @@ export async function openAccountHarness(
     pauses.push(ms);
     clock.advance(ms);
   };
+  // The real puzzles, cut by a set that notes each answer: the test reads where a hole is as a
+  // person sees it, without depending on an image matcher being right every time.
+  const answers = new Map<string, number>();
+  let puzzles: Promise<BackgroundSet> | undefined;
+  const captcha = new CaptchaService({
+    clock,
+    backgrounds: () => {
+      puzzles ??= Promise.resolve(new AnswerNotingSet(BACKGROUND_COUNT, undefined, answers));
+      return puzzles;
+    },
+  });
   const ctx = setup.configuredSenders
-    ? createAuthContext({ clock, pause })
-    : createAuthContext({ clock, sms, email, pause });
+    ? createAuthContext({ clock, pause, captcha })
+    : createAuthContext({ clock, sms, email, pause, captcha });
   // The app is built exactly as the site builds it; its account routes pick up this context.
   setAuthContext(ctx);
   const app = createApp();
@@ -140,26 +175,40 @@ export async function openAccountHarness(
     pauses,
     dataDir,
     call,
+    answerOf(originalImageBase64) {
+      const x = answers.get(originalImageBase64);
+      if (x === undefined) throw new Error('This puzzle was not handed out by the harness');
+      return x;
+    },
     async captcha(options = {}) {
       // Each puzzle from its own address, so that many solves in one test stay under the captcha limits.
       captchas += 1;
       const ip = options.ip ?? `10.9.${Math.floor(captchas / 250)}.${captchas % 250}`;
-      const got = await call<never>('POST', '/captcha/get', { captchaType: 'blockPuzzle' }, { ip });
-      const data = (got.body as unknown as { repData: Record<string, string> }).repData;
-      const x =
-        (await findPieceOffset(data['originalImageBase64'] ?? '', data['jigsawImageBase64'] ?? '')) +
-        (options.shift ?? 0);
-      const point = JSON.stringify({ x, y: 5 });
-      const secretKey = data['secretKey'] ?? '';
-      const token = data['token'] ?? '';
-      const checked = await call(
-        'POST',
-        '/captcha/check',
-        { captchaType: 'blockPuzzle', token, pointJson: browserEncrypt(point, secretKey) },
-        { ip },
-      );
-      if ((checked.body as unknown as { repCode: string }).repCode !== '0000') throw new Error('Captcha not solved');
-      return browserEncrypt(`${token}---${point}`, secretKey);
+      const asker = { captchaType: 'blockPuzzle', ...(options.account ? { account: options.account } : {}) };
+      const got = await call<never>('POST', '/captcha/get', asker, { ip });
+      let data = (got.body as unknown as { repData: Record<string, string> | null }).repData;
+      for (let round = 1; data; round += 1) {
+        const x = harness.answerOf(data['originalImageBase64'] ?? '');
+        const point = JSON.stringify({ x, y: 5 });
+        const secretKey = data['secretKey'] ?? '';
+        const token = data['token'] ?? '';
+        const checked = await call(
+          'POST',
+          '/captcha/check',
+          {
+            captchaType: 'blockPuzzle',
+            token,
+            pointJson: browserEncrypt(point, secretKey),
+            trackJson: browserEncrypt(JSON.stringify(humanTrack(x, captchas * 7 + round)), secretKey),
+          },
+          { ip },
+        );
+        const answer = checked.body as unknown as { repCode: string; repData: Record<string, string> | null };
+        if (answer.repCode === '0000') return browserEncrypt(`${token}---${point}`, secretKey);
+        if (answer.repCode !== '6114') throw new Error(`Captcha not solved: ${answer.repCode}`);
+        data = answer.repData;
+      }
+      throw new Error('Captcha not handed out');
     },
     async code(account, purpose, options = {}) {
       const captchaVerification = await harness.captcha();
@@ -190,7 +239,8 @@ export async function openAccountHarness(
       return res.body.data.token;
     },
     async login(account, password, options = {}) {
-      const captchaVerification = await harness.captcha();
+      // As the login form does, the puzzle names the account it is for.
+      const captchaVerification = await harness.captcha({ account });
       return call('POST', '/web/api/login', { account, password, captchaVerification }, options);
     },
     async close() {

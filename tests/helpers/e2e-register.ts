@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Browser, expect, type Page } from '@playwright/test';
-import { findPieceOffset } from './captcha-solver.ts';
+import { findHoleByOutline, handMoves } from './captcha-solver.ts';
 
 // The server's data folder (playwright.config.ts), where the local outbox keeps every code.
 const OUTBOX = path.join(process.env['E2E_DATA_DIR'] ?? '', 'outbox');
@@ -34,28 +34,71 @@ export async function nextCaptchaCheck(page: Page): Promise<string> {
   return body.repCode ?? '';
 }
 
-/** Solves the slider puzzle the way a person does: looks at the images, then drags the knob. */
-export async function solveSliderCaptcha(page: Page): Promise<void> {
+/** Where the piece belongs in the puzzle on screen, in puzzle pixels, found by its outline as a person finds it. */
+async function readPuzzle(page: Page): Promise<number> {
   const dialog = page.getByRole('dialog', { name: '安全验证' });
-  await expect(dialog).toBeVisible();
   const background = dialog.getByRole('img', { name: '带缺口的拼图背景' });
   const piece = dialog.getByRole('img', { name: '拼图块' });
   await expect(background).toBeVisible();
   const [bgSrc, pieceSrc] = await Promise.all([background.getAttribute('src'), piece.getAttribute('src')]);
-  const x = await findPieceOffset((bgSrc ?? '').split(',')[1] ?? '', (pieceSrc ?? '').split(',')[1] ?? '');
-  const stage = await background.boundingBox();
+  return findHoleByOutline((bgSrc ?? '').split(',')[1] ?? '', (pieceSrc ?? '').split(',')[1] ?? '');
+}
+
+/** Drags the knob to `x` (puzzle pixels) as a hand does: quick, then slow, over and back, never quite level. */
+async function dragLikeAPerson(page: Page, x: number, seed: number): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: '安全验证' });
+  const stage = await dialog.getByRole('img', { name: '带缺口的拼图背景' }).boundingBox();
   const knob = await dialog.getByRole('slider', { name: '拼图滑块' }).boundingBox();
   if (!stage || !knob) throw new Error('The puzzle is not on screen');
-  const distance = (x * stage.width) / 310;
+  const scale = stage.width / 310;
   const startX = knob.x + knob.width / 2;
   const startY = knob.y + knob.height / 2;
-  const checked = nextCaptchaCheck(page);
   await page.mouse.move(startX, startY);
   await page.mouse.down();
-  for (let step = 1; step <= 12; step += 1) await page.mouse.move(startX + (distance * step) / 12, startY + (step % 3));
+  let before = 0;
+  for (const [t, dx, dy] of handMoves(x, seed)) {
+    // The hand's own pace: the slider records when each move arrives.
+    if (t > before) await page.waitForTimeout(t - before);
+    before = t;
+    await page.mouse.move(startX + dx * scale, startY + dy);
+  }
   await page.mouse.up();
-  expect(await checked, 'the puzzle was solved').toBe('0000');
-  await expect(dialog).toBeHidden();
+}
+
+/** Moves the focused knob to `x` with the arrow keys at a person's pace, then presses Enter. */
+async function keysLikeAPerson(page: Page, x: number): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: '安全验证' });
+  const stage = await dialog.getByRole('img', { name: '带缺口的拼图背景' }).boundingBox();
+  await dialog.getByRole('slider', { name: '拼图滑块' }).focus();
+  const target = Math.round((x * (stage?.width ?? 310)) / 310);
+  for (let moved = 0; moved + 10 <= target; moved += 10) await page.keyboard.press('Shift+ArrowRight', { delay: 40 });
+  for (let i = 0; i < target % 10; i += 1) await page.keyboard.press('ArrowRight', { delay: 40 });
+  await page.keyboard.press('Enter');
+}
+
+/**
+ * Solves the slider puzzle the way a person does: finds the hole by its outline, then drags the
+ * knob there (or uses the arrow keys). A person who misses gets a new puzzle and tries again, and
+ * after failures the server may ask for a second puzzle: both are followed, up to four puzzles.
+ */
+export async function solveSliderCaptcha(page: Page, how: 'drag' | 'keys' = 'drag'): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: '安全验证' });
+  await expect(dialog).toBeVisible();
+  const codes: string[] = [];
+  for (let attempt = 1; attempt <= 4; attempt += 1) {
+    await expect(dialog.getByRole('slider', { name: '拼图滑块' })).toHaveAttribute('aria-disabled', 'false');
+    const x = await readPuzzle(page);
+    const checked = nextCaptchaCheck(page);
+    if (how === 'keys') await keysLikeAPerson(page, x);
+    else await dragLikeAPerson(page, x, attempt);
+    const code = await checked;
+    codes.push(code);
+    if (code === '0000') {
+      await expect(dialog).toBeHidden();
+      return;
+    }
+  }
+  throw new Error(`The puzzle was not solved in four tries: ${codes.join(', ')}`);
 }
 
 /** Opens the login dialog from the header; a click made before the page's scripts run is kept. */

@@ -82,7 +82,7 @@ export function routesApp(mount: (app: Hono) => void): Hono {
   mount(app);
   app.onError((error, c) => {
     if (error instanceof ApiError)
-      return c.json({ code: error.code, message: error.message, data: null }, error.status);
+      return c.json({ code: error.code, message: error.message, data: null }, error.status, error.headers);
     if (error instanceof HTTPException)
       return c.json({ code: String(error.status), message: error.message, data: null }, error.status);
     throw error;

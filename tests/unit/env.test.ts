@@ -23,6 +23,9 @@ describe('parseEnv', () => {
     ['SITE_PSB', '京公网安备123号'],
     ['CONTACT_EMAIL', 'not-an-address'],
     ['CONTACT_PHONE', 'call us'],
+    ['STORAGE_URL', 'https://bucket.example.com'],
+    ['STORAGE_URL', 's3://Bad_Bucket/x'],
+    ['STORAGE_URL', 's3://bucket/../x'],
   ])('rejects %s=%s with a message that names the variable', (name, value) => {
     expect(() => parseEnv({ [name]: value })).toThrow(EnvError);
     expect(() => parseEnv({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));
@@ -31,6 +34,28 @@ describe('parseEnv', () => {
   test('takes record numbers as they are written', () => {
     const config = parseEnv({ SITE_ICP: '京ICP备12345678号-1', SITE_PSB: '京公网安备11010502000001号' });
     expect([config.SITE_ICP, config.SITE_PSB]).toEqual(['京ICP备12345678号-1', '京公网安备11010502000001号']);
+  });
+
+  test('reads a bucket and its folder from STORAGE_URL, with the S3 settings', () => {
+    const config = parseEnv({
+      STORAGE_URL: 's3://fonts-1250000000/site',
+      S3_ENDPOINT: 'https://cos.ap-guangzhou.myqcloud.com',
+      S3_REGION: 'ap-guangzhou',
+      S3_ACCESS_KEY_ID: 'id',
+      S3_SECRET_ACCESS_KEY: 'secret',
+    });
+    expect(config).toMatchObject({ STORAGE_URL: 's3://fonts-1250000000/site', S3_FORCE_PATH_STYLE: false });
+  });
+
+  test('refuses half an S3 key pair, and S3 settings without STORAGE_URL, never printing the secret', () => {
+    expect(() => parseEnv({ STORAGE_URL: 's3://fonts', S3_ACCESS_KEY_ID: 'id' })).toThrow(
+      /S3_SECRET_ACCESS_KEY: must be set together with S3_ACCESS_KEY_ID/,
+    );
+    const stray = () =>
+      parseEnv({ S3_ENDPOINT: 'http://minio:9000', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'k3y' });
+    expect(stray).toThrow(/S3_ENDPOINT: is only read with STORAGE_URL=s3:\/\/bucket/);
+    expect(stray).toThrow(/S3_SECRET_ACCESS_KEY: is only read with STORAGE_URL=s3:\/\/bucket \(got \(hidden\)\)/);
+    expect(stray).not.toThrow(/k3y/);
   });
 
   test('treats an empty DATABASE_URL as unset, so .env.example works as it is', () => {

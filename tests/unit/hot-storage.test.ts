@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { HotStorage } from '../../src/server/storage/hot.ts';
 import { LocalStorage } from '../../src/server/storage/local.ts';
+import { RangeNotSatisfiableError } from '../../src/server/storage/types.ts';
 
 let root: string;
 beforeEach(() => {
@@ -41,5 +42,16 @@ describe('HotStorage', () => {
     await store.put('subsets/d/e.woff2', new Uint8Array([1]), { hot: true });
     await store.deleteTree('subsets/d');
     expect(await store.get('subsets/d/e.woff2')).toBeUndefined();
+  });
+
+  test('reads a range of an object held in memory', async () => {
+    const store = new HotStorage(new LocalStorage(root));
+    await store.put('subsets/r.woff2', new Uint8Array([0, 1, 2, 3, 4, 5]), { hot: true });
+    fs.rmSync(path.join(root, 'subsets/r.woff2'));
+    const part = await store.get('subsets/r.woff2', { range: { start: 2, end: 3 } });
+    expect(part).toMatchObject({ size: 6, range: { start: 2, end: 3 }, bytes: new Uint8Array([2, 3]) });
+    await expect(store.get('subsets/r.woff2', { range: { start: 6 } })).rejects.toBeInstanceOf(
+      RangeNotSatisfiableError,
+    );
   });
 });

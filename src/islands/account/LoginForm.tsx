@@ -12,7 +12,7 @@ type Way = 'password' | 'sms' | 'wechat';
 /** Props shared by the account forms. */
 export interface AccountFormProps {
   /** Opens the slider puzzle and resolves with its verification. */
-  verify(): Promise<string>;
+  verify(account?: string): Promise<string>;
   /** Called after a successful login or registration. */
   onDone(): void;
   /** Shows another form of the account panel. */
@@ -54,7 +54,7 @@ function PasswordLogin({ verify, onDone }: Pick<AccountFormProps, 'verify' | 'on
     if (found.account || found.password) return focusFirstError(form);
     setBusy(true);
     try {
-      const captchaVerification = await verify();
+      const captchaVerification = await verify(account.trim());
       // The server's refusal (a wrong password, a locked account) is shown under the password,
       // inside the dialog, rather than as a toast.
       await finishLogin(await login({ account: account.trim(), password, captchaVerification }, { quiet: true }));

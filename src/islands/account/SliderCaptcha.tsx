@@ -8,7 +8,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import { type CaptchaPuzzle, checkCaptcha, getCaptcha } from '../../api/captcha.ts';
+import { type CaptchaPuzzle, type CaptchaTrack, checkCaptcha, getCaptcha } from '../../api/captcha.ts';
 import '../../styles/captcha.css';
 import { trapTab } from '../../lib/trap-tab.ts';
 import { Icon } from '../common/icons.tsx';
@@ -20,6 +20,58 @@ const IMAGE_WIDTH = 310;
 const POINT_Y = 5;
 
 type Status = 'loading' | 'ready' | 'checking' | 'passed' | 'failed' | 'error';
+
+/** Samples kept per drag: enough for a long, slow one (the server takes up to 600). */
+const MAX_TRACK_POINTS = 500;
+
+/**
+ * This browser's own id for the captcha (AJ-Captcha's clientUid): the server counts failed puzzles
+ * per browser as well as per address, so one person behind a shared address is not made to pay
+ * for another's failures.
+ */
+function clientUid(): string | undefined {
+  try {
+    const stored = localStorage.getItem('captcha-client-uid');
+    if (stored) return stored;
+    const made = crypto.randomUUID();
+    localStorage.setItem('captcha-client-uid', made);
+    return made;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Records the drag (or the key presses) that moves the piece, as the server judges it. */
+class TrackRecorder {
+  private track: CaptchaTrack = { kind: 'pointer', points: [] };
+  private startedAt = 0;
+  private startY = 0;
+
+  /** Starts a new track at `x` (puzzle pixels); `y` is the pointer's page y, or 0 for keys. */
+  start(kind: CaptchaTrack['kind'], x: number, y = 0): void {
+    this.track = { kind, points: [] };
+    this.startedAt = performance.now();
+    this.startY = y;
+    this.add(x, y);
+  }
+
+  /** Whether keys already record a track (a drag always starts a new one). */
+  get recordingKeys(): boolean {
+    return this.track.kind === 'keys' && this.track.points.length > 0;
+  }
+
+  add(x: number, y = this.startY, last = false): void {
+    const points = this.track.points;
+    // A very slow drag keeps its first samples and its end.
+    if (points.length >= MAX_TRACK_POINTS && !last) return;
+    const t = Math.round(performance.now() - this.startedAt);
+    points.push([t, Math.round(x * 10) / 10, Math.round(y - this.startY)]);
+  }
+
+  finish(): CaptchaTrack {
+    return this.track;
+  }
+}
 
 const STATUS_TEXT: Partial<Record<Status, string>> = {
   loading: '正在加载拼图…',
@@ -34,16 +86,19 @@ export interface SliderCaptchaProps {
   onPass(verification: string): void;
   /** Called when the person closes the puzzle without solving it. */
   onCancel(): void;
+  /** The account the action that follows is for, when there is one (a login asks for more puzzles after wrong passwords). */
+  account?: string | undefined;
 }
 
 /**
  * The slider puzzle (AJ-Captcha block puzzle) in its own modal dialog: drag the knob, or move it
  * with the arrow keys and press Enter, until the piece fills the hole. A miss loads a new puzzle.
  */
-export default function SliderCaptcha({ open, onPass, onCancel }: SliderCaptchaProps): ReactElement {
+export default function SliderCaptcha({ open, onPass, onCancel, account }: SliderCaptchaProps): ReactElement {
   const dialog = useRef<HTMLDialogElement>(null);
   const stage = useRef<HTMLDivElement>(null);
   const drag = useRef<{ startX: number; startOffset: number } | null>(null);
+  const track = useRef(new TrackRecorder());
   const [puzzle, setPuzzle] = useState<CaptchaPuzzle | null>(null);
   const [status, setStatus] = useState<Status>('loading');
   const [message, setMessage] = useState('');
@@ -66,19 +121,22 @@ export default function SliderCaptcha({ open, onPass, onCancel }: SliderCaptchaP
       // The old picture goes at once: solving it while the new one loads would answer the wrong puzzle.
       setPuzzle(null);
       setOffset(0);
+      track.current = new TrackRecorder();
       setMessage(note);
       try {
-        const answer = await getCaptcha();
+        const asker = { clientUid: clientUid(), ...(account ? { account } : {}) };
+        const answer = await getCaptcha(asker);
         if (answer.repCode !== '0000' || !answer.repData) throw new Error(answer.repMsg ?? '');
         setPuzzle(answer.repData);
         setStatus('ready');
       } catch (error) {
         const status = (error as { status?: number }).status;
         setStatus('error');
-        setMessage(status === 429 ? '获取拼图太频繁，请稍后再试' : '拼图加载失败，请点“换一张”重试');
+        const said = (error as { data?: { repMsg?: string } }).data?.repMsg;
+        setMessage(status === 429 ? (said ?? '获取拼图太频繁，请稍后再试') : '拼图加载失败，请点“换一张”重试');
       }
     },
-    [setOffset],
+    [setOffset, account],
   );
 
   useEffect(() => {
@@ -108,16 +166,36 @@ export default function SliderCaptcha({ open, onPass, onCancel }: SliderCaptchaP
   const clamp = (value: number) => Math.min(maxOffset, Math.max(0, value));
   const movable = status === 'ready';
 
+  /** The knob's offset on screen in puzzle pixels, as answers and tracks give it. */
+  const toPuzzle = (at: number) => (at * IMAGE_WIDTH) / width;
+
   async function submit(at: number): Promise<void> {
     if (!puzzle || status !== 'ready') return;
     setStatus('checking');
-    const point = JSON.stringify({ x: (at * IMAGE_WIDTH) / width, y: POINT_Y });
+    const point = JSON.stringify({ x: toPuzzle(at), y: POINT_Y });
     try {
       const answer = await checkCaptcha({
         captchaType: 'blockPuzzle',
         token: puzzle.token,
         pointJson: encryptCaptchaPoint(point, puzzle.secretKey),
+        trackJson: encryptCaptchaPoint(JSON.stringify(track.current.finish()), puzzle.secretKey),
+        clientUid: clientUid(),
       });
+      const next = answer.repData;
+      if (answer.repCode === '6114' && next?.token && next.secretKey && next.originalImageBase64) {
+        // Passed, and the server asks for one more (after failures): the next puzzle came with the answer.
+        setPuzzle({
+          token: next.token,
+          secretKey: next.secretKey,
+          originalImageBase64: next.originalImageBase64,
+          jigsawImageBase64: next.jigsawImageBase64 ?? '',
+        });
+        setOffset(0);
+        track.current = new TrackRecorder();
+        setStatus('ready');
+        setMessage('验证通过，请再完成一张拼图');
+        return;
+      }
       if (answer.repCode === '0000') {
         setStatus('passed');
         setMessage('验证通过');
@@ -137,8 +215,9 @@ export default function SliderCaptcha({ open, onPass, onCancel }: SliderCaptchaP
       setMessage(note);
     } catch (error) {
       const status = (error as { status?: number }).status;
+      const said = (error as { data?: { repMsg?: string } }).data?.repMsg;
       setStatus('failed');
-      const note = status === 429 ? '验证太频繁，请稍后再试' : '验证没有成功，已换一张';
+      const note = status === 429 ? (said ?? '验证太频繁，请稍后再试') : '验证没有成功，已换一张';
       window.setTimeout(() => void load(note), 700);
       setMessage(note);
     }
@@ -148,11 +227,14 @@ export default function SliderCaptcha({ open, onPass, onCancel }: SliderCaptchaP
     if (!movable) return;
     event.currentTarget.setPointerCapture(event.pointerId);
     drag.current = { startX: event.clientX, startOffset: latestOffset.current };
+    track.current.start('pointer', toPuzzle(latestOffset.current), event.clientY);
   }
 
   function onPointerMove(event: PointerEvent<HTMLButtonElement>): void {
     if (!drag.current) return;
-    setOffset(clamp(drag.current.startOffset + event.clientX - drag.current.startX));
+    const at = clamp(drag.current.startOffset + event.clientX - drag.current.startX);
+    setOffset(at);
+    track.current.add(toPuzzle(at), event.clientY);
   }
 
   function onPointerUp(event: PointerEvent<HTMLButtonElement>): void {
@@ -160,6 +242,7 @@ export default function SliderCaptcha({ open, onPass, onCancel }: SliderCaptchaP
     const end = clamp(drag.current.startOffset + event.clientX - drag.current.startX);
     drag.current = null;
     setOffset(end);
+    track.current.add(toPuzzle(end), event.clientY, true);
     if (end > 0) void submit(end);
   }
 
@@ -178,7 +261,9 @@ export default function SliderCaptcha({ open, onPass, onCancel }: SliderCaptchaP
     const next = moves[event.key];
     if (next !== undefined) {
       event.preventDefault();
+      if (!track.current.recordingKeys) track.current.start('keys', toPuzzle(offset));
       setOffset(clamp(next));
+      track.current.add(toPuzzle(clamp(next)), 0, true);
     } else if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
       void submit(offset);
@@ -213,7 +298,7 @@ export default function SliderCaptcha({ open, onPass, onCancel }: SliderCaptchaP
         </button>
       </div>
       <p id={hintId} className="slider-captcha__hint">
-        拖动下方滑块，让拼图块嵌入缺口。也可以聚焦滑块后用方向键移动，按回车确认。
+        拖动下方滑块，把拼图块放进和它形状相同的缺口。也可以聚焦滑块后用方向键移动，按回车确认。
       </p>
       <div className="slider-captcha__stage" ref={stage} data-status={status}>
         {puzzle ? (

@@ -8,17 +8,20 @@ export class CaptchaCancelled extends Error {
 
 /**
  * Puts the slider puzzle in front of an action: `verify()` opens it and resolves with the
- * verification once solved (or rejects with CaptchaCancelled); render `element` once.
+ * verification once solved (or rejects with CaptchaCancelled); render `element` once. A login
+ * names its account, for which the server may ask for more than one puzzle.
  */
-export function useCaptcha(): { verify(): Promise<string>; element: ReactElement } {
+export function useCaptcha(): { verify(account?: string): Promise<string>; element: ReactElement } {
   const [open, setOpen] = useState(false);
+  const [account, setAccount] = useState<string | undefined>();
   const pending = useRef<{ resolve(value: string): void; reject(error: Error): void } | null>(null);
 
   const verify = useCallback(
-    () =>
+    (forAccount?: string) =>
       new Promise<string>((resolve, reject) => {
         pending.current?.reject(new CaptchaCancelled('replaced'));
         pending.current = { resolve, reject };
+        setAccount(forAccount);
         setOpen(true);
       }),
     [],
@@ -27,6 +30,7 @@ export function useCaptcha(): { verify(): Promise<string>; element: ReactElement
   const element = (
     <SliderCaptcha
       open={open}
+      account={account}
       onPass={(verification) => {
         setOpen(false);
         pending.current?.resolve(verification);

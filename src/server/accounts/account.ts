@@ -18,6 +18,7 @@ import { ApiError, badRequest, tooManyRequests } from '../http/envelope.ts';
 import { log } from '../log.ts';
 import { welcome } from '../messages/notifications.ts';
 import {
+  accountRounds,
   defaultNickname,
   enforce,
   findAccountByTarget,
@@ -139,7 +140,7 @@ export async function loginWithPassword(
   const tooMany = '登录失败次数过多，请稍后再试，或用验证码登录';
   enforce(ctx.limits.loginPair.check(pairKey), tooMany);
   enforce(ctx.limits.loginIp.check(ipKey), tooMany);
-  requireCaptcha(ctx, input.captchaVerification);
+  requireCaptcha(ctx, input.captchaVerification, accountRounds(ctx, accountKey));
   const delay = loginDelayMs(ctx.limits.loginFailures.count(accountKey));
   if (delay > 0) await ctx.pause(delay);
   const db = await configuredDb();

@@ -2,9 +2,13 @@ import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { CaptchaAnswer } from '../../contract/captcha.ts';
+import type { CaptchaSubject } from '../auth/captcha.ts';
+import { TRACK_JSON_BYTES } from '../auth/captcha.ts';
 import { type AuthContext, authContext } from '../auth/context.ts';
 import { type ApiBindings, clientIp } from '../auth/middleware.ts';
 import { log } from '../log.ts';
+import { accountRounds } from './common.ts';
+import { toAddress } from './schemas.ts';
 
 export type { CaptchaAnswer };
 
@@ -32,14 +36,32 @@ async function readJson(c: Context): Promise<Record<string, unknown> | undefined
   }
 }
 
+/** Who asks: the address, and the browser id AJ-Captcha clients send as `clientUid`. */
+function subjectOf(c: Context<{ Bindings: ApiBindings }>, body: Record<string, unknown>): CaptchaSubject {
+  const uid = body['clientUid'];
+  return {
+    ip: clientIp(c),
+    clientUid: typeof uid === 'string' && /^[\w-]{8,64}$/.test(uid) ? uid : undefined,
+  };
+}
+
+/** The puzzles the account a login form names calls for (1 when it names none). */
+function roundsForAccount(ctx: AuthContext, account: unknown): number {
+  if (typeof account !== 'string' || !account.trim() || account.length > 254) return 1;
+  const { channel, target } = toAddress(account.trim());
+  return accountRounds(ctx, `${channel}:${target}`);
+}
+
 /**
  * The slider captcha, mounted at /captcha (SPEC §7 Captcha): POST /get hands out a puzzle, POST
- * /check takes one answer per puzzle. Codes are AJ-Captcha's: 0000 passed, 6110 expired or used
- * token, 6111 wrong position, 0011 missing field, 0016 malformed data, 6201 too many requests.
+ * /check takes one answer per puzzle with its drag track. Codes are AJ-Captcha's: 0000 passed, 6110
+ * expired or used token, 6111 wrong position or track, 0011 missing field, 0016 malformed data,
+ * 6201 too many requests or failures; and this site's 6114: passed, and the next puzzle of the
+ * chain is in repData.
  */
 export function captchaRoutes(ctx: AuthContext = authContext()): Hono<{ Bindings: ApiBindings }> {
   const routes = new Hono<{ Bindings: ApiBindings }>();
-  routes.use('*', bodyLimit({ maxSize: 16 * 1024, onError: (c) => answer(c, '0016', '请求内容过大', null, 413) }));
+  routes.use('*', bodyLimit({ maxSize: 48 * 1024, onError: (c) => answer(c, '0016', '请求内容过大', null, 413) }));
 
   routes.post('/get', async (c) => {
     const body = await readJson(c);
@@ -52,8 +74,12 @@ export function captchaRoutes(ctx: AuthContext = authContext()): Hono<{ Bindings
       return answer(c, '6201', '获取验证码太频繁，请稍后再试', null, 429);
     }
     try {
-      const challenge = await ctx.captcha.create();
-      return answer(c, '0000', null, { ...challenge, result: false });
+      const created = await ctx.captcha.create(subjectOf(c, body), { rounds: roundsForAccount(ctx, body['account']) });
+      if (!created.ok) {
+        c.header('Retry-After', String(created.retryAfter));
+        return answer(c, '6201', created.message, null, 429);
+      }
+      return answer(c, '0000', null, { ...created.challenge, result: false });
     } catch (error) {
       log().error({ err: error }, 'Could not draw a captcha');
       return answer(c, '6112', '获取验证码失败，请稍后再试', null, 500);
@@ -63,16 +89,19 @@ export function captchaRoutes(ctx: AuthContext = authContext()): Hono<{ Bindings
   routes.post('/check', async (c) => {
     const body = await readJson(c);
     if (!body) return answer(c, '0016', '请求体不是有效的 JSON', null, 400);
-    const { token, pointJson, captchaType } = body;
+    const { token, pointJson, trackJson, captchaType } = body;
     if (typeof token !== 'string' || !token) return answer(c, '0011', 'token 不能为空', null, 400);
     if (typeof pointJson !== 'string' || !pointJson) return answer(c, '0011', 'pointJson 不能为空', null, 400);
     if (token.length > 64 || pointJson.length > 1024) return answer(c, '0016', '验证数据格式不正确', null, 400);
+    if (trackJson !== undefined && (typeof trackJson !== 'string' || trackJson.length > TRACK_JSON_BYTES * 2)) {
+      return answer(c, '0016', '验证数据格式不正确', null, 400);
+    }
     const verdict = ctx.limits.captchaCheckIp.hit(`ip:${clientIp(c)}`);
     if (!verdict.allowed) {
       c.header('Retry-After', String(verdict.retryAfter));
       return answer(c, '6201', '验证太频繁，请稍后再试', null, 429);
     }
-    const result = ctx.captcha.check(token, pointJson);
+    const result = await ctx.captcha.check(token, pointJson, trackJson, subjectOf(c, body));
     if (result.ok) {
       return answer(c, '0000', null, {
         captchaType: captchaType ?? 'blockPuzzle',
@@ -80,6 +109,11 @@ export function captchaRoutes(ctx: AuthContext = authContext()): Hono<{ Bindings
         result: true,
         captchaVerification: result.captchaVerification,
       });
+    }
+    if (result.repCode === '6114') return answer(c, '6114', result.message, { ...result.next, result: false });
+    if (result.repCode === '6201') {
+      c.header('Retry-After', String(result.retryAfter));
+      return answer(c, '6201', result.message, null, 429);
     }
     return answer(c, result.repCode, result.message, null, result.repCode === '0016' ? 400 : 200);
   });

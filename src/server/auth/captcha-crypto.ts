@@ -25,12 +25,12 @@ export class CaptchaCipherError extends Error {
 }
 
 /** Decrypts {@link aesEcbEncrypt}'s output; malformed input throws CaptchaCipherError, never anything else. */
-export function aesEcbDecrypt(encoded: string, key: string): string {
+export function aesEcbDecrypt(encoded: string, key: string, maxBytes = 1024): string {
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded) || encoded.length % 4 !== 0) {
     throw new CaptchaCipherError('not base64');
   }
   const bytes = Buffer.from(encoded, 'base64');
-  if (bytes.length === 0 || bytes.length % 16 !== 0 || bytes.length > 1024) {
+  if (bytes.length === 0 || bytes.length % 16 !== 0 || bytes.length > maxBytes) {
     throw new CaptchaCipherError('not a whole number of AES blocks');
   }
   try {

@@ -50,11 +50,11 @@ export const ATTACHMENT_CONTENT_TYPES: Record<string, string> = {
 };
 
 /** Upload credentials for one attachment (GET /web/api/dingzhi/uploadTicket). */
-export function attachmentTicket(
+export async function attachmentTicket(
   accountId: number,
   file: { name: string; size: number; type: string },
   now = new Date(),
-): UploadTicket {
+): Promise<UploadTicket> {
   if (file.size > MAX_ATTACHMENT_BYTES) {
     throw badRequest(`每个附件最大 ${CUSTOM_FONT_MAX_FILE_MB} MB，更大的资料请压缩或在沟通时另行发送`);
   }

@@ -31,7 +31,7 @@ export function customFontRoutes(options: { account?: AccountResolver } = {}): H
 
   routes.get('/dingzhi/uploadTicket', validate('query', ticketQuery), async (c) => {
     const { accountId } = await caller(c);
-    return c.json(ok(attachmentTicket(accountId, c.req.valid('query'))));
+    return c.json(ok(await attachmentTicket(accountId, c.req.valid('query'))));
   });
   routes.post('/dingzhi/request', validate('json', requestBody), async (c) => {
     const { accountId } = await caller(c);

@@ -2,8 +2,10 @@ import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { type AccountResolver, clientIp, sessionAccount } from '../auth/current-account.ts';
+import { notFound } from '../http/envelope.ts';
 import { validate } from '../http/validate.ts';
 import { log } from '../log.ts';
+import { answerObject, requestedRange } from '../storage/http-range.ts';
 import type { Clock } from './download-links.ts';
 import { openDownload, recordDownload } from './downloads.ts';
 
@@ -31,19 +33,29 @@ export function downloadRoutes(options: { now?: Clock; account?: AccountResolver
   routes.get('/web/:gno/download', validate('query', linkQuery), async (c) => {
     const gno = c.req.param('gno');
     const { target, stream } = await openDownload(gno, c.req.valid('query'), options.now ? { now: options.now } : {});
-    const accountId = await resolveAccount(c).catch(() => null);
-    // The file goes out even if the bookkeeping fails; the failure is only logged.
-    await recordDownload(target, { accountId, ip: clientIp(c) }).catch((error: unknown) =>
-      log().error({ err: error, gno }, 'download not recorded'),
-    );
+    // A resumed download (a range that does not start at the first byte) is the same download.
+    const range = requestedRange(c.req.header('range'));
+    if (c.req.method === 'GET' && (!range || ('start' in range && range.start === 0))) {
+      const accountId = await resolveAccount(c).catch(() => null);
+      // The file goes out even if the bookkeeping fails; the failure is only logged.
+      await recordDownload(target, { accountId, ip: clientIp(c) }).catch((error: unknown) =>
+        log().error({ err: error, gno }, 'download not recorded'),
+      );
+    }
     const headers: Record<string, string> = {
       'Content-Type': stream.contentType,
       'Content-Disposition': contentDisposition(stream.fileName, stream.asciiName),
       'Cache-Control': 'private, no-store',
       'X-Content-Type-Options': 'nosniff',
     };
-    if (stream.size !== undefined) headers['Content-Length'] = String(stream.size);
-    return c.body(Readable.toWeb(stream.body) as ReadableStream, 200, headers);
+    if (stream.kind === 'zip') return c.body(Readable.toWeb(stream.body) as ReadableStream, 200, headers);
+    return answerObject(
+      c,
+      stream.open,
+      // Last-Modified lets a browser resume the download with If-Range.
+      (object) => ({ ...headers, 'Last-Modified': object.mtime.toUTCString() }),
+      () => notFound('字体文件暂时无法下载，请稍后再试'),
+    );
   });
   return routes;
 }

@@ -8,7 +8,7 @@ import { downloadHistory, fontFamilies, fonts } from '../db/schema/index.ts';
 import { answerCache, DOWNLOADS_TAG } from '../http/answer-cache.ts';
 import { notFound } from '../http/envelope.ts';
 import { log } from '../log.ts';
-import { storage } from '../storage/index.ts';
+import { type GetOptions, type StorageObject, storage } from '../storage/index.ts';
 import type { FamilyRow, FontRow } from './catalogue.ts';
 import { findPublishedFamily } from './detail.ts';
 import { type Clock, signedDownloadPath, verifyDownload } from './download-links.ts';
@@ -25,16 +25,16 @@ export type DownloadTarget =
   | { kind: 'font'; family: FamilyRow; font: FontRow }
   | { kind: 'family'; family: FamilyRow; fonts: FontRow[] };
 
-/** An opened download, ready to stream. */
-export interface DownloadStream {
-  body: Readable;
+/** An opened download: one stored TTF, read whole or in part, or a family's zip made as it streams. */
+export type DownloadStream = {
   fileName: string;
   /** An ASCII name for clients that do not read RFC 5987 names. */
   asciiName: string;
   contentType: string;
-  /** Known for a single TTF; a zip is streamed as it is made. */
-  size: number | undefined;
-}
+} & (
+  | { kind: 'file'; open: (options: GetOptions) => Promise<StorageObject | undefined> }
+  | { kind: 'zip'; body: Readable }
+);
 
 /** The published child font or family a gno names, or 404. */
 export async function downloadTarget(db: Db, gno: string): Promise<DownloadTarget> {
@@ -101,7 +101,8 @@ function readme(family: FamilyRow, children: FontRow[], licenseName: string): st
 }
 
 /**
- * Checks the link and opens what it delivers: a TTF straight from storage, or a zip of the family's
+ * Checks the link and opens what it delivers: a TTF straight from storage (whole or the range a
+ * resumed download asks for), or a zip of the family's
  * every weight plus its licence and a README, made while it streams (never held in memory).
  */
 export async function openDownload(
@@ -115,9 +116,8 @@ export async function openDownload(
   const names = fileNameOf(target);
   const store = storage();
   if (target.kind === 'font') {
-    const object = await store.get(target.font.fileKey);
-    if (!object) throw notFound('字体文件暂时无法下载，请稍后再试');
-    return { target, stream: { ...names, body: object.body, contentType: 'font/ttf', size: object.size } };
+    const key = target.font.fileKey;
+    return { target, stream: { ...names, kind: 'file', open: (get) => store.get(key, get), contentType: 'font/ttf' } };
   }
   const zip = new ZipArchive({ zlib: { level: 6 } });
   const out = new PassThrough();
@@ -137,7 +137,7 @@ export async function openDownload(
   zip.append(target.family.licenseText, { name: `${folder}/${licenseName}` });
   zip.append(readme(target.family, target.fonts, licenseName), { name: `${folder}/README.txt` });
   void zip.finalize().catch(() => undefined);
-  return { target, stream: { ...names, body: out, contentType: 'application/zip', size: undefined } };
+  return { target, stream: { ...names, kind: 'zip', body: out, contentType: 'application/zip' } };
 }
 
 /**

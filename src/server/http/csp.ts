@@ -27,9 +27,12 @@ export const INLINE_SCRIPT_HASHES: readonly string[] = [
   visible,
 ].map(sha256);
 
-/** The policy for pages and API answers; `apiOrigin` is PUBLIC_API_BASE's origin when the API is elsewhere. */
-export function contentSecurityPolicy(apiOrigin = ''): string {
-  const connect = ["'self'", apiOrigin].filter(Boolean).join(' ');
+/**
+ * The policy for pages and API answers. `connectOrigins` are the other places the page's scripts
+ * call: PUBLIC_API_BASE's origin when the API is elsewhere, a bucket that takes presigned uploads.
+ */
+export function contentSecurityPolicy(...connectOrigins: string[]): string {
+  const connect = ["'self'", ...connectOrigins].filter(Boolean).join(' ');
   return [
     "default-src 'self'",
     `script-src 'self' ${INLINE_SCRIPT_HASHES.join(' ')}`,

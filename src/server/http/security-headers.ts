@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import { env } from '../env.ts';
+import { uploadOrigin } from '../storage/index.ts';
 import { contentSecurityPolicy, FILE_POLICY } from './csp.ts';
 
 /**
@@ -24,7 +25,7 @@ const HSTS = 'max-age=31536000; includeSubDomains';
 export function withSecurityHeaders(next: http.RequestListener): http.RequestListener {
   const config = env();
   const apiBase = config.PUBLIC_API_BASE ? new URL(config.PUBLIC_API_BASE).origin : '';
-  const sitePolicy = contentSecurityPolicy(apiBase);
+  const sitePolicy = contentSecurityPolicy(apiBase, uploadOrigin(config));
   const https = config.SITE_URL.startsWith('https:');
   return (req, res) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);

@@ -1,6 +1,18 @@
 import { Readable } from 'node:stream';
 import { LRUCache } from 'lru-cache';
-import type { PutOptions, Storage, StorageBody, StorageObject, StorageStat } from './types.ts';
+import {
+  type GetOptions,
+  type PresignedRequest,
+  type PresignGetOptions,
+  type PresignPutOptions,
+  type PutOptions,
+  RangeNotSatisfiableError,
+  resolveRange,
+  type Storage,
+  type StorageBody,
+  type StorageObject,
+  type StorageStat,
+} from './types.ts';
 
 /** Memory kept for hot objects: a few thousand preview subsets of a few KB each. */
 const HOT_LIMIT_BYTES = 32 * 1024 * 1024;
@@ -28,10 +40,15 @@ export class HotStorage implements Storage {
     return stat;
   }
 
-  async get(key: string): Promise<StorageObject | undefined> {
+  async get(key: string, options: GetOptions = {}): Promise<StorageObject | undefined> {
     const hot = this.#hot.get(key);
-    if (!hot) return this.#driver.get(key);
-    return { size: hot.bytes.byteLength, mtime: hot.mtime, bytes: hot.bytes, body: Readable.from([hot.bytes]) };
+    if (!hot) return this.#driver.get(key, options);
+    const size = hot.bytes.byteLength;
+    if (!options.range) return { size, mtime: hot.mtime, bytes: hot.bytes, body: Readable.from([hot.bytes]) };
+    const range = resolveRange(options.range, size);
+    if (!range) throw new RangeNotSatisfiableError(size);
+    const bytes = hot.bytes.subarray(range.start, range.end + 1);
+    return { size, mtime: hot.mtime, range, bytes, body: Readable.from([bytes]) };
   }
 
   async stat(key: string): Promise<StorageStat | undefined> {
@@ -59,5 +76,13 @@ export class HotStorage implements Storage {
 
   sweepLeftovers(before: Date, prefix: string): Promise<number> {
     return this.#driver.sweepLeftovers(before, prefix);
+  }
+
+  presignPut(key: string, options: PresignPutOptions): Promise<PresignedRequest> {
+    return this.#driver.presignPut(key, options);
+  }
+
+  presignGet(key: string, options: PresignGetOptions): Promise<string | undefined> {
+    return this.#driver.presignGet(key, options);
   }
 }

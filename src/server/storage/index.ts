@@ -1,56 +1,50 @@
 import path from 'node:path';
-import { siteSecret } from '../auth/secrets.ts';
-import { env } from '../env.ts';
+import { type Env, env } from '../env.ts';
 import { HotStorage } from './hot.ts';
 import { LocalStorage } from './local.ts';
-import { presignUrl, type SigningCredentials } from './presign.ts';
-import { publicPath, type Storage } from './types.ts';
+import { bucketOrigin, parseStorageUrl, type S3Config, S3Storage } from './s3.ts';
+import type { Storage } from './types.ts';
 
 export { LocalStorage } from './local.ts';
 export * from './types.ts';
+export { localUploadCredentials } from './upload-credentials.ts';
 
-let cached: { root: string; storage: Storage } | undefined;
+let cached: { where: string; storage: Storage } | undefined;
 
-/**
- * The configured storage. Only the local driver exists so far: objects live under
- * `${DATA_DIR}/storage`. The instance follows DATA_DIR, so tests that point it elsewhere get a new one.
- */
-export function storage(): Storage {
-  const root = path.join(env().dataDir, 'storage');
-  if (cached?.root !== root) cached = { root, storage: new HotStorage(new LocalStorage(root)) };
-  return cached.storage;
-}
-
-/** Where presigned uploads land before the server checks them; swept like the tools' uploads. */
-export const INCOMING_PREFIX = 'tools/incoming';
-
-/** The key pair the site's own storage signs and checks its presigned uploads with. */
-export function localUploadCredentials(): SigningCredentials {
+/** The S3 bucket STORAGE_URL names, with the S3_* variables; undefined for local files. */
+export function s3Config(config: Env = env()): S3Config | undefined {
+  if (!config.STORAGE_URL) return undefined;
+  const { S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey } = config;
   return {
-    accessKeyId: 'site',
-    secretAccessKey: siteSecret('upload-url', env().UPLOAD_URL_SECRET).toString('base64url'),
-    region: 'local',
+    ...parseStorageUrl(config.STORAGE_URL),
+    endpoint: config.S3_ENDPOINT,
+    region: config.S3_REGION,
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+    forcePathStyle: config.S3_FORCE_PATH_STYLE,
   };
 }
 
 /**
- * Presigned PUT of one object of exactly `size` bytes and `contentType`, valid `expiresSeconds`:
- * a path on the site for the local storage (checked by PUT /files/<key>), an S3 URL for a bucket.
+ * The configured storage: the bucket of STORAGE_URL when it is set, else files under
+ * `${DATA_DIR}/storage`. The instance follows the configuration, so tests that point it elsewhere
+ * get a new one.
  */
-export function presignedPut(
-  key: string,
-  file: { size: number; contentType: string },
-  expiresSeconds: number,
-  now: Date,
-): { url: string; headers: Record<string, string> } {
-  const headers = { 'content-length': String(file.size), 'content-type': file.contentType };
-  const url = presignUrl(localUploadCredentials(), {
-    method: 'PUT',
-    origin: '',
-    path: publicPath(key),
-    headers,
-    expiresSeconds,
-    now,
-  });
-  return { url, headers };
+export function storage(): Storage {
+  const config = env();
+  const bucket = s3Config(config);
+  const root = path.join(config.dataDir, 'storage');
+  const where = bucket ? `${config.STORAGE_URL} at ${config.S3_ENDPOINT ?? 'AWS'}` : root;
+  if (cached?.where !== where) {
+    cached = { where, storage: new HotStorage(bucket ? new S3Storage(bucket) : new LocalStorage(root)) };
+  }
+  return cached.storage;
 }
+
+/** The origin the browser sends presigned uploads to when it is not the site itself (the CSP allows it). */
+export function uploadOrigin(config: Env = env()): string {
+  const bucket = s3Config(config);
+  return bucket ? bucketOrigin(bucket) : '';
+}
+
+/** Where presigned uploads land before the server checks them; swept like the tools' uploads. */
+export const INCOMING_PREFIX = 'tools/incoming';

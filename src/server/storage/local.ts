@@ -4,15 +4,22 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { presignUrl } from './presign.ts';
 import {
+  type GetOptions,
+  type PresignedRequest,
+  type PresignPutOptions,
   type PutOptions,
   publicPath,
+  RangeNotSatisfiableError,
+  resolveRange,
   type Storage,
   type StorageBody,
   type StorageObject,
   type StorageStat,
   validateKey,
 } from './types.ts';
+import { localUploadCredentials } from './upload-credentials.ts';
 
 function isMissing(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException).code;
@@ -79,7 +86,7 @@ export class LocalStorage implements Storage {
     return { size: stat.size, mtime: stat.mtime };
   }
 
-  async get(key: string): Promise<StorageObject | undefined> {
+  async get(key: string, { range }: GetOptions = {}): Promise<StorageObject | undefined> {
     let handle: fsp.FileHandle;
     try {
       handle = await fsp.open(this.#file(key), 'r');
@@ -93,7 +100,14 @@ export class LocalStorage implements Storage {
       await handle.close();
       return undefined;
     }
-    return { size: stat.size, mtime: stat.mtime, body: handle.createReadStream() };
+    const object = { size: stat.size, mtime: stat.mtime };
+    if (!range) return { ...object, body: handle.createReadStream() };
+    const part = resolveRange(range, stat.size);
+    if (!part) {
+      await handle.close();
+      throw new RangeNotSatisfiableError(stat.size);
+    }
+    return { ...object, range: part, body: handle.createReadStream({ start: part.start, end: part.end }) };
   }
 
   async stat(key: string): Promise<StorageStat | undefined> {
@@ -130,6 +144,25 @@ export class LocalStorage implements Storage {
 
   url(key: string): string {
     return publicPath(key);
+  }
+
+  /** A path on the site, checked by PUT /files/<key> (storage/routes.ts) with the site's own key. */
+  async presignPut(key: string, { size, type, expiresSeconds, now }: PresignPutOptions): Promise<PresignedRequest> {
+    const headers = { 'content-length': String(size), 'content-type': type };
+    const url = presignUrl(localUploadCredentials(), {
+      method: 'PUT',
+      origin: '',
+      path: publicPath(key),
+      headers,
+      expiresSeconds,
+      now,
+    });
+    return { url, headers };
+  }
+
+  /** The files are on this machine: the site streams them itself. */
+  async presignGet(): Promise<undefined> {
+    return undefined;
   }
 
   async sweepLeftovers(before: Date, prefix: string): Promise<number> {

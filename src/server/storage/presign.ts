@@ -3,9 +3,9 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 // Presigned PUT URLs in the form S3 uses (AWS Signature Version 4, the signature in the query), so a
 // browser can send a large file straight to storage with credentials that name one key, one size and
 // a few minutes. The site's own storage checks the same signature on its PUT route
-// (storage/routes.ts), so the browser's code is the same whichever storage is configured; an S3
-// driver signs with its bucket's keys and endpoint instead. Written here rather than taken from the
-// AWS SDK because the SDK's presigner cannot verify a signature, which the local storage must do.
+// (storage/routes.ts), so the browser's code is the same whichever storage is configured; the S3
+// driver (s3.ts) has the SDK's presigner sign for its bucket instead. Written here rather than taken
+// from the AWS SDK because the SDK's presigner cannot verify a signature, which the local storage must do.
 
 /** Who signs: an access key pair and the region and service of the scope. */
 export interface SigningCredentials {

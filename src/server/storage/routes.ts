@@ -1,29 +1,16 @@
-import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { ApiError, badRequest, forbidden, notFound } from '../http/envelope.ts';
-import { INCOMING_PREFIX, localUploadCredentials, StorageKeyError, storage, validateKey } from './index.ts';
+import { answerObject } from './http-range.ts';
+import {
+  contentTypeOf,
+  type GetOptions,
+  INCOMING_PREFIX,
+  localUploadCredentials,
+  StorageKeyError,
+  storage,
+  validateKey,
+} from './index.ts';
 import { verifyPresigned } from './presign.ts';
-
-const CONTENT_TYPES: Record<string, string> = {
-  ttf: 'font/ttf',
-  otf: 'font/otf',
-  woff: 'font/woff',
-  woff2: 'font/woff2',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  zip: 'application/zip',
-  txt: 'text/plain; charset=utf-8',
-  json: 'application/json',
-};
-
-/** The Content-Type of a stored object, from its extension; unknown kinds are plain bytes. */
-export function contentTypeOf(key: string): string {
-  const extension = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
-  return CONTENT_TYPES[extension] ?? 'application/octet-stream';
-}
 
 /** Keys under these prefixes are never served by /files. */
 export const PRIVATE_PREFIXES = ['tools/', 'private/'] as const;
@@ -40,27 +27,25 @@ export function fileRoutes(): Hono {
     // no-store routes of /tools/api, never with this route's year-long public caching. Signed
     // agreements are served only to their owner, by /web/api/signing/pdf.
     if (PRIVATE_PREFIXES.some((prefix) => key.startsWith(prefix))) throw notFound('文件不存在');
-    let object: Awaited<ReturnType<ReturnType<typeof storage>['get']>>;
-    try {
-      object = await storage().get(key);
-    } catch (error) {
-      if (error instanceof StorageKeyError) throw notFound('文件不存在');
-      throw error;
-    }
-    if (!object) throw notFound('文件不存在');
-    const headers = {
-      'Content-Type': contentTypeOf(key),
-      'Content-Length': String(object.size),
-      'Cache-Control': 'public, max-age=31536000, immutable',
-      'Last-Modified': object.mtime.toUTCString(),
-      'X-Content-Type-Options': 'nosniff',
+    const open = async (options: GetOptions) => {
+      try {
+        return await storage().get(key, options);
+      } catch (error) {
+        if (error instanceof StorageKeyError) return undefined;
+        throw error;
+      }
     };
-    if (c.req.method === 'HEAD') {
-      object.body.destroy();
-      return c.body(null, 200, headers);
-    }
-    if (object.bytes) return c.body(object.bytes as Uint8Array<ArrayBuffer>, 200, headers);
-    return c.body(Readable.toWeb(object.body) as ReadableStream, 200, headers);
+    return answerObject(
+      c,
+      open,
+      (object) => ({
+        'Content-Type': contentTypeOf(key),
+        'Cache-Control': 'public, max-age=31536000, immutable',
+        'Last-Modified': object.mtime.toUTCString(),
+        'X-Content-Type-Options': 'nosniff',
+      }),
+      () => notFound('文件不存在'),
+    );
   });
   // Presigned uploads (storage/presign.ts), the protocol S3 speaks: only into the incoming area,
   // only with a valid, unexpired signature over this key, size and type. The object appears whole

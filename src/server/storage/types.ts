@@ -20,11 +20,54 @@ export interface PutOptions {
   hot?: boolean;
 }
 
+/**
+ * A part of an object to read, as an HTTP Range names it: from `start` to `end` (inclusive; to the
+ * last byte when `end` is left out or lies past it), or the last `suffix` bytes.
+ */
+export type RangeRequest = { start: number; end?: number } | { suffix: number };
+
+/** The bytes a range covers once the object's size is known: first and last, inclusive. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** How an object is read. */
+export interface GetOptions {
+  /** Only this part; `StorageObject.range` then tells which bytes the body holds. */
+  range?: RangeRequest | undefined;
+}
+
 /** A stored object opened for reading. */
 export interface StorageObject extends StorageStat {
+  /** The object's bytes, or only those of `range` when a range was asked for. */
   body: Readable;
-  /** The whole object, when it was read from memory. */
+  /** The bytes of `body`, when they were read from memory. */
   bytes?: Uint8Array;
+  /** Which bytes `body` holds, when a range was asked for; `size` stays the whole object's. */
+  range?: ByteRange;
+}
+
+/** A presigned request the browser makes straight to storage, with the headers it must send. */
+export interface PresignedRequest {
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** What a presigned upload allows: one object of exactly `size` bytes of `type`, for `expiresSeconds`. */
+export interface PresignPutOptions {
+  size: number;
+  type: string;
+  expiresSeconds: number;
+  now: Date;
+}
+
+/** What a presigned download answers with: the Content-Disposition and Content-Type to send. */
+export interface PresignGetOptions {
+  disposition: string;
+  type: string;
+  expiresSeconds: number;
+  now: Date;
 }
 
 /**
@@ -38,8 +81,11 @@ export interface Storage {
    * `durable: false` skips flushing to disk, for derived files that can be made again (subsets).
    */
   put(key: string, body: StorageBody, options?: PutOptions): Promise<StorageStat>;
-  /** Opens an object for reading, or answers undefined when there is none. */
-  get(key: string): Promise<StorageObject | undefined>;
+  /**
+   * Opens an object for reading, or answers undefined when there is none. With a range, the body
+   * holds only that part; a range that starts past the end throws RangeNotSatisfiableError.
+   */
+  get(key: string, options?: GetOptions): Promise<StorageObject | undefined>;
   /** Size and time of an object, or undefined when there is none. */
   stat(key: string): Promise<StorageStat | undefined>;
   /** Removes an object; removing a missing one is not an error. */
@@ -55,6 +101,36 @@ export interface Storage {
    * folders under `prefix` (a short-lived area such as 'tools'). Answers how many were removed.
    */
   sweepLeftovers(before: Date, prefix: string): Promise<number>;
+  /**
+   * A URL the browser PUTs one object to: the site's own PUT /files/<key> for local files, the
+   * bucket itself for S3. A request with another size or type is refused by whoever checks it.
+   */
+  presignPut(key: string, options: PresignPutOptions): Promise<PresignedRequest>;
+  /**
+   * A URL the browser downloads an object from directly, or undefined when the site serves it itself
+   * (local files: the bytes are on this machine anyway).
+   */
+  presignGet(key: string, options: PresignGetOptions): Promise<string | undefined>;
+}
+
+/** Thrown by get for a range that lies wholly past the end of the object (HTTP 416). */
+export class RangeNotSatisfiableError extends Error {
+  override name = 'RangeNotSatisfiableError';
+  /** The object's size, for Content-Range: bytes *\/size. */
+  readonly size: number;
+
+  constructor(size: number) {
+    super(`Range not satisfiable for an object of ${size} bytes`);
+    this.size = size;
+  }
+}
+
+/** The bytes a range covers in an object of `size` bytes, or undefined when it covers none. */
+export function resolveRange(range: RangeRequest, size: number): ByteRange | undefined {
+  if ('suffix' in range)
+    return range.suffix > 0 && size > 0 ? { start: Math.max(0, size - range.suffix), end: size - 1 } : undefined;
+  if (range.start >= size) return undefined;
+  return { start: range.start, end: Math.min(range.end ?? size - 1, size - 1) };
 }
 
 /** Thrown for a key that could escape the storage root or that no driver can hold. */
@@ -77,6 +153,27 @@ export function validateKey(key: string): string {
     throw new StorageKeyError(`Invalid storage key: ${JSON.stringify(key)}`);
   }
   return key;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  ttf: 'font/ttf',
+  otf: 'font/otf',
+  woff: 'font/woff',
+  woff2: 'font/woff2',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  zip: 'application/zip',
+  txt: 'text/plain; charset=utf-8',
+  json: 'application/json',
+};
+
+/** The Content-Type of a stored object, from its extension; unknown kinds are plain bytes. */
+export function contentTypeOf(key: string): string {
+  const extension = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
+  return CONTENT_TYPES[extension] ?? 'application/octet-stream';
 }
 
 /** The public path of a key, '/files/<key>'. */

@@ -3,12 +3,12 @@ import type { UploadTicket } from '../../contract/submissions.ts';
 import { systemClock } from '../auth/clock.ts';
 import { createRateLimiter } from '../auth/rate-limit.ts';
 import { badRequest, tooManyRequests } from '../http/envelope.ts';
-import { INCOMING_PREFIX, presignedPut, storage } from './index.ts';
+import { INCOMING_PREFIX, storage } from './index.ts';
 
 // Files users send travel in two steps, whatever they are for (a submission's fonts, a custom-font
-// request's attachments). A ticket hands the browser a presigned PUT for one key under
-// tools/incoming/<account>-<random>/, one size and one type, valid ten minutes; the browser sends
-// the bytes straight to storage. The save that follows names that key: the domain checks that it
+// request's attachments). A ticket hands the browser a presigned PUT (to the site's own storage or
+// to the bucket) for one key under tools/incoming/<account>-<random>/, one size and one type, valid
+// ten minutes; the browser sends the bytes straight to storage. The save that follows names that key: the domain checks that it
 // belongs to the caller, reads the bytes, and only then moves the file under its own private folder
 // and writes a row. A file that is never named expires with the tools' uploads.
 
@@ -35,16 +35,21 @@ function keyName(name: string): string {
  * A presigned PUT for one file of `accountId`, of exactly `file.size` bytes and `contentType`. The
  * caller has checked the size and type against its own rules; this counts the account's tickets.
  */
-export function issueUploadTicket(
+export async function issueUploadTicket(
   accountId: number,
   file: { name: string; size: number; contentType: string },
   now = new Date(),
-): UploadTicket {
+): Promise<UploadTicket> {
   if (file.size <= 0) throw badRequest('文件是空的，请重新选择');
   const verdict = ticketRate.hit(`account:${accountId}`);
   if (!verdict.allowed) throw tooManyRequests(verdict.retryAfter, '上传太频繁，请稍后再试');
   const key = `${INCOMING_PREFIX}/${accountId}-${randomUUID()}/${keyName(file.name)}`;
-  const { url, headers } = presignedPut(key, { size: file.size, contentType: file.contentType }, TICKET_SECONDS, now);
+  const { url, headers } = await storage().presignPut(key, {
+    size: file.size,
+    type: file.contentType,
+    expiresSeconds: TICKET_SECONDS,
+    now,
+  });
   return { url, method: 'PUT', headers, key, expiresAt: new Date(now.getTime() + TICKET_SECONDS * 1000).toISOString() };
 }
 

@@ -30,11 +30,11 @@ export function maxBytesOf(purpose: UploadPurpose): number {
 }
 
 /** Upload credentials for one file of `accountId` (getSTSToken). */
-export function uploadTicket(
+export async function uploadTicket(
   accountId: number,
   file: { purpose: UploadPurpose; name: string; size: number; type: string },
   now = new Date(),
-): UploadTicket {
+): Promise<UploadTicket> {
   if (file.size > maxBytesOf(file.purpose)) {
     throw badRequest(
       file.purpose === 'image'

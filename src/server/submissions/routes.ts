@@ -158,7 +158,7 @@ export function submissionRoutes(options: { account?: AccountResolver } = {}): H
 
   routes.get('/contribute/getSTSToken', validate('query', ticketQuery), async (c) => {
     const { accountId } = await caller(c);
-    return c.json(ok(uploadTicket(accountId, c.req.valid('query'))));
+    return c.json(ok(await uploadTicket(accountId, c.req.valid('query'))));
   });
   routes.post('/submission/saveSubmission', validate('json', saveBody), async (c) => {
     const { uid: id, ...rest } = c.req.valid('json');

@@ -226,8 +226,8 @@ export async function settleJobs(now = new Date()): Promise<number> {
   return failed.length + forgotten.length;
 }
 
-/** An output file for download: its bytes, MIME type and size; 404 when unknown or expired. */
-export async function openJobFile(token: string, name: string) {
+/** An output file for download: its name, MIME type and storage key; 404 when unknown or expired. */
+export async function findJobFile(token: string, name: string): Promise<{ name: string; mime: string; key: string }> {
   const gone = () => notFound('文件不存在或已过期，请重新转换');
   if (!/^[0-9a-f]{32}$/.test(token)) throw gone();
   const object = await storage().get(manifestKey(token));
@@ -236,7 +236,5 @@ export async function openJobFile(token: string, name: string) {
   if (Date.parse(manifest.expiresAt) <= Date.now()) throw gone();
   const entry = manifest.files.find((file) => file.name === name);
   if (!entry) throw gone();
-  const file = await storage().get(entry.key);
-  if (!file) throw gone();
-  return { name: entry.name, mime: entry.mime, size: file.size, body: file.body };
+  return { name: entry.name, mime: entry.mime, key: entry.key };
 }

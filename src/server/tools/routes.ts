@@ -1,19 +1,23 @@
-import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { contentDisposition } from '../fonts/download-routes.ts';
-import { ok } from '../http/envelope.ts';
+import { notFound, ok } from '../http/envelope.ts';
 import { validate } from '../http/validate.ts';
+import { answerObject } from '../storage/http-range.ts';
+import { storage } from '../storage/index.ts';
 import { toolClient } from './clients.ts';
 import { convertRequest, startConversion } from './convert.ts';
 import { identifyRoutes } from './identify/routes.ts';
-import { findJob, openJobFile } from './jobs.ts';
+import { findJob, findJobFile } from './jobs.ts';
 import { admitUpload } from './limits.ts';
 import { pixelFontRequest, pixelPreviewRequest, previewPixelFont, startPixelFont } from './pixel.ts';
 import { pixelProjectRoutes } from './pixel-projects.ts';
 import { startSubset, subsetRequest } from './subset.ts';
 import { receiveUpload } from './uploads.ts';
 import { wordCloudRoutes } from './wordcloud/routes.ts';
+
+/** How long a presigned link to an output in a bucket works: long enough to start the download. */
+const DIRECT_DOWNLOAD_SECONDS = 300;
 
 const jobParams = z.object({ jobId: z.string().max(64).meta({ label: '任务编号' }) });
 
@@ -51,15 +55,36 @@ export function toolRoutes(): Hono {
     return c.json(ok(await findJob(c.req.valid('param').jobId)));
   });
   routes.get('/files/:token/:name', async (c) => {
-    const file = await openJobFile(c.req.param('token'), c.req.param('name'));
-    const ascii = file.name.replace(/[^\x20-\x7e]/g, '_');
-    return c.body(Readable.toWeb(file.body) as ReadableStream, 200, {
-      'Content-Type': file.mime,
-      'Content-Length': String(file.size),
-      'Content-Disposition': contentDisposition(file.name, ascii),
-      'Cache-Control': 'private, no-store',
-      'X-Content-Type-Options': 'nosniff',
-    });
+    const file = await findJobFile(c.req.param('token'), c.req.param('name'));
+    const disposition = contentDisposition(file.name, file.name.replace(/[^\x20-\x7e]/g, '_'));
+    // A browser's download (a navigation) of an output kept in a bucket goes straight to the bucket
+    // with a short-lived presigned link, so the bytes do not pass through this server. A page's own
+    // requests (the subset tool loads its output as a font) and other clients are answered here:
+    // the page's policy allows fonts and fetches from this origin only.
+    if (c.req.header('sec-fetch-dest') === 'document') {
+      const direct = await storage().presignGet(file.key, {
+        disposition,
+        type: file.mime,
+        expiresSeconds: DIRECT_DOWNLOAD_SECONDS,
+        now: new Date(),
+      });
+      if (direct) {
+        c.header('Cache-Control', 'private, no-store');
+        return c.redirect(direct, 302);
+      }
+    }
+    return answerObject(
+      c,
+      (options) => storage().get(file.key, options),
+      (object) => ({
+        'Content-Type': file.mime,
+        'Content-Disposition': disposition,
+        'Cache-Control': 'private, no-store',
+        'Last-Modified': object.mtime.toUTCString(),
+        'X-Content-Type-Options': 'nosniff',
+      }),
+      () => notFound('文件不存在或已过期，请重新转换'),
+    );
   });
   return routes;
 }
