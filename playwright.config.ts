@@ -55,9 +55,9 @@ export default defineConfig({
       LOG_LEVEL: 'error',
       DATABASE_URL: '',
       // Record numbers and channels as an operator sets them (the defaults show none).
-      // The reviewer of the submission journey and the editor of the custom-font journey are editors
-      // from registration on.
-      EDITOR_ACCOUNTS: 'reviewer@example.com,service-editor@example.com',
+      // The reviewer of the submission journey, the video journey's editor and the editor of the
+      // custom-font journey are editors from registration on.
+      EDITOR_ACCOUNTS: 'reviewer@example.com,video-editor@example.com,service-editor@example.com',
       SITE_ICP: '京ICP备20260001号-1',
       SITE_PSB: '京公网安备11010502000001号',
       CONTACT_EMAIL: 'hello@font-alliance.example',

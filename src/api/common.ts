@@ -1,6 +1,6 @@
 import type { SiteContact } from '../contract/site.ts';
 import { get, post, quietHttp } from './http.ts';
-import type { Id, Page, PageQuery, Query } from './types.ts';
+import type { BodyOf, Id, Page, PageQuery, Query } from './types.ts';
 
 /** A friendly link of the footer (SPEC §3: listed by `sort`, highest first). */
 export interface FriendLink {
@@ -26,7 +26,8 @@ export interface Item {
 }
 
 /** Leaves a message on the contact board. */
-export const saveBoardMessage = (body: Record<string, unknown>) => post<Item>('/web/api/messageBoard/save', body);
+export const saveBoardMessage = (body: BodyOf<'/web/api/messageBoard/save', 'post'>) =>
+  post<Item>('/web/api/messageBoard/save', body);
 
 /** The navigation columns of one type. */
 export const getColumnsByType = (type: string) => get<Column[]>('/web/api/web-column/getColumnByType', { type });

@@ -10,6 +10,7 @@ import type {
   PixelProject,
   PixelProjectData,
   PixelProjectSummary,
+  SubsetCharset,
   SubsetFormat,
   UploadedFont,
 } from '../contract/tools.ts';
@@ -19,12 +20,11 @@ import { $token } from '../stores/user.ts';
 import { httpErrorMessage, NETWORK_MESSAGE } from './errors.ts';
 import { API_BASE, http, RequestError, SUCCESS_CODE, TOKEN_HEADER } from './http.ts';
 
-export type { FontFormat, PixelEdit, PixelOptions, PixelPreview, SubsetFormat, UploadedFont };
+export type { FontFormat, PixelEdit, PixelOptions, PixelPreview, SubsetCharset, SubsetFormat, UploadedFont };
 
 /** Formats the converter writes. */
 export type ConvertFormat = 'ttf' | 'otf' | 'woff' | 'woff2' | 'eot' | 'svg';
 /** Character sets the subset generator knows by name. */
-export type SubsetCharset = 'gb2312' | 'common3500' | 'big5' | 'latin';
 
 /** Where a tool reads its font from: an upload, or a font of the library. */
 export type FontSource = { fileId: string } | { fontId: number };

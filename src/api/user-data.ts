@@ -36,10 +36,11 @@ export const deleteFontGroup = (id: Id) => del<null>(`${GROUPS}/delete`, { id })
 export const getFontGroupDetail = (id: Id) => get<UserRecord>(`${GROUPS}/getDetail`, { id });
 
 /** Adds a family to a favourite group (or to the plain favourites without a group). */
-export const addFavoriteFont = (body: { fontGNo: string; groupId?: Id }) => post<null>(`${GROUPS}/addFont`, body);
+export const addFavoriteFont = (body: { fontGNo: string; groupId?: number }) => post<null>(`${GROUPS}/addFont`, body);
 
 /** Removes a family from a favourite group. */
-export const deleteFavoriteFont = (body: { fontGNo: string; groupId?: Id }) => post<null>(`${GROUPS}/deleteFont`, body);
+export const deleteFavoriteFont = (body: { fontGNo: string; groupId?: number }) =>
+  post<null>(`${GROUPS}/deleteFont`, body);
 
 /** The personal favourites summary: counts and the latest kept items. */
 export const getPersonalFavorites = () => get<UserOverview['favorites']>('/api/v1/web/personal/favorite/data');

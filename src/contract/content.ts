@@ -2,6 +2,7 @@
 // server (src/server/content) and the browser client (src/api/home.ts).
 
 import type { FontResource } from './fonts.ts';
+import type { VideoListItem } from './videos.ts';
 
 /** The three article kinds: news (wenzhang), calligraphy encyclopedia (baike) and industry news (zixun). */
 export const ARTICLE_KINDS = ['news', 'baike', 'zixun'] as const;
@@ -109,4 +110,6 @@ export interface HomeData {
   albums: FontGroupListItem[];
   collections: FontGroupListItem[];
   cases: CaseItem[];
+  /** The latest videos. */
+  videos: VideoListItem[];
 }

@@ -88,7 +88,7 @@ export interface CustomFontRequestInput {
   kind: CustomFontKind;
   charset: CustomFontCharset;
   /** The number of characters when the charset is 'custom'. */
-  customCount?: number | null | undefined;
+  customCount?: number | null;
   weights: number;
   /** 'YYYY-MM-DD', a day after today, or '' when there is none. */
   deadline: string;

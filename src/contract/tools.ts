@@ -54,6 +54,9 @@ export interface PixelPreview {
   missing: string;
 }
 
+/** The character sets a subset or a pixel font can take whole. */
+export type SubsetCharset = 'gb2312' | 'common3500' | 'big5' | 'latin';
+
 /** What a saved pixel-font project holds (everything the tool needs to pick up where it was). */
 export interface PixelProjectData {
   /** A library font (uploads expire, so a project of an upload asks for the file again). */
@@ -61,7 +64,7 @@ export interface PixelProjectData {
   /** The font's name as the tool showed it. */
   sourceLabel: string;
   options: PixelOptions;
-  charsets: string[];
+  charsets: SubsetCharset[];
   text: string;
   family: string;
   weight: number;

@@ -63,6 +63,13 @@ export const MAIN_NAV: NavItem[] = [
   { href: '/tougao', label: '投稿', description: '设计师投稿字体作品，经审核后收录进字体库。' },
 ];
 
+/** Videos (视频): a reading section beside news and consulting, not in the header. */
+export const VIDEO_NAV: NavItem = {
+  href: '/video',
+  label: '视频',
+  description: '联盟自制的字体与书写短片：一笔一画看字怎样写成，配有中文字幕。',
+};
+
 /**
  * The font-creation service (字体定制; dingzhi 定制 "made to order"): brand, handwriting and
  * ancient-book fonts made for a client. Linked from the home page, the footer and the contact page.
@@ -115,7 +122,7 @@ export const FOOTER_LINKS: NavItem[] = [
 
 /** The navigation entry for a path, searched through the main, tool and user lists. */
 export function findNavItem(href: string): NavItem | undefined {
-  return [...MAIN_NAV, ...TOOLS, ...USER_NAV, CUSTOM_FONT_SERVICE].find((item) => item.href === href);
+  return [...MAIN_NAV, VIDEO_NAV, ...TOOLS, ...USER_NAV, CUSTOM_FONT_SERVICE].find((item) => item.href === href);
 }
 
 /** True when the header item `href` is the current section for `pathname`. */
@@ -135,7 +142,7 @@ export function navItem(href: string): NavItem {
 export const FONT_SECTIONS: NavItem[] = ['/font', '/album', '/heji'].map(navItem);
 
 /** The reading pages shown side by side in their sub-navigation. */
-export const READING_SECTIONS: NavItem[] = ['/news', '/zixun', '/baike', '/case'].map(navItem);
+export const READING_SECTIONS: NavItem[] = ['/news', '/zixun', '/baike', '/video', '/case'].map(navItem);
 
 /**
  * The font library filtered to fonts that are free for commercial use (its `commercialFree`

@@ -29,6 +29,7 @@ import { submissionRoutes } from './submissions/routes.ts';
 import { toolRoutes } from './tools/routes.ts';
 import { startToolsSweeper } from './tools/sweeper.ts';
 import { userCentreRoutes } from './user-centre/routes.ts';
+import { videoRoutes } from './videos/routes.ts';
 import { webfontRoutes } from './webfont/routes.ts';
 
 /** The URL prefixes the API answers; each is also mounted into Astro by one catch-all endpoint. */
@@ -82,6 +83,8 @@ export function createApp(): Hono {
   app.route('/api/v1', messageRoutes());
   app.route('/web/api', siteRoutes());
   app.route('/web/api', contentRoutes());
+  // Before the editor's routes: their /editor/:type/:id would refuse the type 'video'.
+  app.route('/web/api', videoRoutes());
   app.route('/web/api', editorRoutes());
   app.route('/web/api', accountRoutes());
   app.route('/web/api', signingRoutes());

@@ -58,6 +58,8 @@ const schema = z.object({
   TOOLS_MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(2048).default(50),
   TOOLS_TEMP_TTL_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
   TOOLS_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
+  // Videos (README "Videos (视频)"): the largest file an editor may upload.
+  VIDEO_MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(4096).default(200),
   /** Signs font download links; when unset a random secret is made once and kept in DATA_DIR. */
   DOWNLOAD_URL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Signs the site's own presigned uploads (submissions); when unset a random secret is kept in DATA_DIR. */

@@ -56,6 +56,12 @@ describe('the OpenAPI document', () => {
 });
 
 describe('the browser client and the API agree', () => {
+  test('the client types its bodies with the document as the routes make it now (npm run api:types)', async () => {
+    const { apiTypes } = await import('../../scripts/lib/api-types.ts');
+    const committed = fs.readFileSync('src/contract/openapi.gen.ts', 'utf8');
+    expect(committed === (await apiTypes()), 'src/contract/openapi.gen.ts is older than the routes').toBe(true);
+  });
+
   // http.ts and upload.ts are the clients themselves (their callers name the paths and are checked);
   // types.ts and errors.ts make no calls.
   const helpers = new Set(['http.ts', 'upload.ts', 'types.ts', 'errors.ts']);

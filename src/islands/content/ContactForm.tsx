@@ -72,7 +72,7 @@ export default function ContactForm({ member }: { member?: Member }): ReactEleme
         name: name.trim(),
         contact: contact.trim(),
         content: content.trim(),
-        captchaVerification,
+        ...(captchaVerification ? { captchaVerification } : {}),
       });
       setSent(true);
       setContent('');

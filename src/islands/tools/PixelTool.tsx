@@ -118,7 +118,7 @@ export default function PixelTool(): ReactElement {
         setGrid(data.options.grid);
         setWeightBias(Math.round(((0.75 - data.options.threshold) / 0.5) * 100));
         setShape(data.options.shape);
-        setCharsets(new Set(data.charsets as SubsetCharset[]));
+        setCharsets(new Set(data.charsets));
         setExtra(data.text);
         setFamily(data.family);
         setWeight(data.weight);

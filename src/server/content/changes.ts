@@ -12,6 +12,7 @@ export const CONTENT_SECTIONS = [
   'heji',
   'case',
   'promotion',
+  'video',
   'font',
   'site',
 ] as const;

@@ -1,6 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { db as configuredDb, type Db } from '../db/client.ts';
-import { articles, fontFamilies, fontGroups, promotions } from '../db/schema/index.ts';
+import { articles, fontFamilies, fontGroups, promotions, videos } from '../db/schema/index.ts';
 import { env } from '../env.ts';
 import { absoluteUrl, escapeXml } from './seo.ts';
 
@@ -14,6 +14,7 @@ const STATIC_PATHS = [
   '/baike',
   '/zixun',
   '/case',
+  '/video',
   '/tools',
   '/tools/converter',
   '/tools/subset',
@@ -35,10 +36,10 @@ function urlEntry(path: string, lastmod?: Date | null): string {
   return `<url><loc>${escapeXml(absoluteUrl(path))}</loc>${date}</url>`;
 }
 
-/** The sitemap: the site's fixed pages, every published article, album, collection, font and promotion. */
+/** The sitemap: the site's fixed pages, every published article, album, collection, font, promotion and video. */
 export async function buildSitemap(database?: Db): Promise<string> {
   const db = database ?? (await configuredDb());
-  const [articleRows, albumRows, collectionRows, familyRows, promotionRows] = await Promise.all([
+  const [articleRows, albumRows, collectionRows, familyRows, promotionRows, videoRows] = await Promise.all([
     db
       .select({ id: articles.id, kind: articles.kind, updatedAt: articles.updatedAt })
       .from(articles)
@@ -57,6 +58,7 @@ export async function buildSitemap(database?: Db): Promise<string> {
       .from(fontFamilies)
       .where(eq(fontFamilies.published, true)),
     db.select({ id: promotions.id }).from(promotions).where(eq(promotions.status, 'published')),
+    db.select({ id: videos.id, at: videos.updatedAt }).from(videos).where(eq(videos.status, 'published')),
   ]);
   const entries = [
     ...STATIC_PATHS.map((path) => urlEntry(path)),
@@ -65,6 +67,7 @@ export async function buildSitemap(database?: Db): Promise<string> {
     ...collectionRows.map((row) => urlEntry(`/heji/${row.id}`, row.at)),
     ...familyRows.map((row) => urlEntry(`/font/${encodeURIComponent(row.gno)}`, row.at)),
     ...promotionRows.map((row) => urlEntry(`/promotion/${row.id}`)),
+    ...videoRows.map((row) => urlEntry(`/video/${row.id}`, row.at)),
   ];
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('\n')}\n</urlset>\n`;
 }

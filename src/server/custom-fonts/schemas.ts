@@ -62,7 +62,8 @@ export const requestBody = z
       .int('字数应为整数')
       .min(1, '字数至少 1 个')
       .max(100_000, '字数最多 100000 个')
-      .nullish()
+      .nullable()
+      .default(null)
       .meta({ label: '字数' }),
     weights: z.coerce
       .number('字重数量应为整数')

@@ -18,6 +18,7 @@ const ISR_ROUTES: Array<{ pattern: RegExp; params: ReadonlySet<string>; persistQ
     persistQueries: true,
   },
   { pattern: /^\/case$/, params: new Set(['current']), persistQueries: true },
+  { pattern: /^\/video(\/\d{1,9})?$/, params: new Set(['current']), persistQueries: true },
   { pattern: /^\/tougao$/, params: new Set(), persistQueries: true },
   { pattern: /^\/dingzhi$/, params: new Set(), persistQueries: true },
   { pattern: /^\/api$/, params: new Set(), persistQueries: true },

@@ -32,11 +32,24 @@ const announcementBody = z.object({
     .default(''),
 });
 
+/** The editor behind a request's token: 401 without a login, 403 without the editor role. */
+export async function requireEditor(token: string): Promise<{ id: number; nickname: string }> {
+  const editor = await editorOfToken(token || undefined);
+  if (!editor) throw token ? forbidden('只有编辑可以修改内容') : unauthorized();
+  return editor;
+}
+
 /**
  * The answer of an editor form: a page without script is sent back to `page` with the outcome in
  * the query; a script gets the envelope (400 with the message on error).
  */
-function answerForm(c: Context, page: string, error: string | undefined, done = '', data: unknown = null): Response {
+export function answerForm(
+  c: Context,
+  page: string,
+  error: string | undefined,
+  done = '',
+  data: unknown = null,
+): Response {
   const wantsPage = (c.req.header('accept') ?? '').includes('text/html');
   const [path, hash = ''] = page.split('#');
   const join = (path ?? '').includes('?') ? '&' : '?';
@@ -57,11 +70,6 @@ function answerForm(c: Context, page: string, error: string | undefined, done = 
  */
 export function editorRoutes(): Hono {
   const routes = new Hono();
-  const requireEditor = async (token: string) => {
-    const editor = await editorOfToken(token || undefined);
-    if (!editor) throw token ? forbidden('只有编辑可以修改内容') : unauthorized();
-    return editor;
-  };
   // Empties the whole page cache (after a bulk change); a form post returns to the editing area.
   routes.post('/editor/rebuild', async (c) => {
     const editor = await requireEditor(readToken(c));

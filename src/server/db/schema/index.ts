@@ -10,3 +10,4 @@ export * from './pixel-projects.ts';
 export * from './site.ts';
 export * from './submissions.ts';
 export * from './user-data.ts';
+export * from './videos.ts';

@@ -3,6 +3,7 @@ import { env } from '../../env.ts';
 import { log } from '../../log.ts';
 import { seedContent } from './content-seed.ts';
 import { seedFonts } from './fonts.ts';
+import { seedVideos } from './videos.ts';
 
 /** Where seeding reports its progress (scripts/lib/progress.ts draws it). */
 export interface SeedProgress {
@@ -46,7 +47,10 @@ export async function seedAll({ progress }: { progress: SeedProgress }): Promise
 async function seedSiteContent(progress: SeedProgress): Promise<void> {
   const started = Date.now();
   const result = await seedContent({ onProgress: (done, total) => progress.update('Seeding content', done, total) });
-  const added = Object.entries(result.added).map(([kind, n]) => `${n} ${kind}`);
+  const videosAdded = await seedVideos();
+  const added = Object.entries({ ...result.added, ...(videosAdded ? { videos: videosAdded } : {}) }).map(
+    ([kind, n]) => `${n} ${kind}`,
+  );
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const warnings = result.warnings.length > 0 ? `, ${result.warnings.length} warnings (see the log)` : '';
   // Always finished, so that the progress line drawn on a terminal is cleared.
