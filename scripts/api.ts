@@ -3,9 +3,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { apiApp } from '../src/server/app.ts';
-import { closeDatabase, database } from '../src/server/db/client.ts';
+import { database } from '../src/server/db/client.ts';
 import { env } from '../src/server/env.ts';
 import { withAnswerCache } from '../src/server/http/answer-cache.ts';
+import { onStopSignal } from './lib/shutdown.ts';
 
 if (fs.existsSync('.env')) process.loadEnvFile('.env');
 
@@ -16,9 +17,4 @@ const server = http.createServer(withAnswerCache(getRequestListener(apiApp().fet
 server.listen(config.PORT, config.HOST, () => {
   console.log(`API is ready at http://${config.HOST}:${config.PORT}`);
 });
-const stop = () => {
-  server.close();
-  void closeDatabase().then(() => process.exit(0));
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+onStopSignal(() => void server.close());

@@ -17,6 +17,7 @@ import { DIST_DIR, PROJECT_ROOT } from '../src/server/paths.ts';
 import { withLivenessProbe } from '../src/server/site/health.ts';
 import { ensureBuilt } from './lib/build.ts';
 import { createProgress } from './lib/progress.ts';
+import { onStopSignal } from './lib/shutdown.ts';
 import { warmFontLibrary } from './lib/warm.ts';
 
 const dotenv = path.join(PROJECT_ROOT, '.env');
@@ -64,21 +65,14 @@ async function main(): Promise<void> {
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   console.log(`${config.SITE_TITLE} is ready at http://${shownHost}:${config.PORT}`);
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+  onStopSignal((signal) => {
     console.log(`Received ${signal}, closing…`);
     server.close();
     server.closeIdleConnections();
     // Requests still running get a few seconds; the database is checkpointed and closed either way.
     const force = setTimeout(() => server.closeAllConnections(), 5_000);
     force.unref();
-    await closeDatabase();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  });
 }
 
 main().catch(async (error: unknown) => {

@@ -4,10 +4,14 @@ import { requestId } from 'hono/request-id';
 import { captchaRoutes } from './accounts/captcha-routes.ts';
 import { accountRoutes } from './accounts/routes.ts';
 import { wechatRoutes } from './accounts/wechat-routes.ts';
+import { authContext } from './auth/context.ts';
 import { readToken } from './auth/middleware.ts';
+import { startAuthStateSweeper } from './auth/state-sweeper.ts';
+import { startPurgeRelay } from './content/changes.ts';
 import { editorRoutes } from './content/editor/routes.ts';
 import { contentRoutes } from './content/routes.ts';
 import { customFontRoutes } from './custom-fonts/routes.ts';
+import { env } from './env.ts';
 import { downloadRoutes } from './fonts/download-routes.ts';
 import { favoriteRoutes } from './fonts/favorite-routes.ts';
 import { fontRoutes } from './fonts/routes.ts';
@@ -27,6 +31,7 @@ import { siteRoutes } from './site/routes.ts';
 import { fileRoutes } from './storage/routes.ts';
 import { submissionRoutes } from './submissions/routes.ts';
 import { toolRoutes } from './tools/routes.ts';
+import { startJobRunner } from './tools/runner.ts';
 import { startToolsSweeper } from './tools/sweeper.ts';
 import { userCentreRoutes } from './user-centre/routes.ts';
 import { videoRoutes } from './videos/routes.ts';
@@ -125,8 +130,14 @@ export function createApp(): Hono {
     return c.json(errorBody('500', `服务器出错了，请稍后再试或联系管理员（请求编号 ${c.get('requestId')}）`), 500);
   });
 
-  // Uploads and tool outputs expire; the sweeper runs with the API, whichever process hosts it.
+  // Uploads and tool outputs expire; the sweeper runs with the API, whichever process hosts it,
+  // and so do the job runners unless this node leaves jobs to `npm run worker`.
   startToolsSweeper();
+  if (env().TOOLS_RUN_JOBS) startJobRunner();
+  // Purges made on other nodes empty this node's caches too.
+  startPurgeRelay();
+  // Expired rate counters and captchas are rows in the database; any node may delete them.
+  startAuthStateSweeper(authContext());
   return app;
 }
 

@@ -30,6 +30,8 @@ const schema = z.object({
   CONTACT_ADDRESS: z.string().max(120).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().min(1).default('data'),
+  /** Several processes behind one load balancer (README "Running several nodes"): start-up checks what they must share. */
+  MULTI_NODE: z.stringbool().default(false),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
@@ -60,6 +62,10 @@ const schema = z.object({
   TOOLS_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
   // Videos (README "Videos (视频)"): the largest file an editor may upload.
   VIDEO_MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(4096).default(200),
+  /** Whether this process runs queued tool jobs; web nodes beside `npm run worker` may set false. */
+  TOOLS_RUN_JOBS: z.stringbool().default(true),
+  /** Called (POST, JSON) with the cache keys and paths purged, for a CDN in front of the site. */
+  CDN_PURGE_URL: z.url().optional(),
   /** Signs font download links; when unset a random secret is made once and kept in DATA_DIR. */
   DOWNLOAD_URL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Signs the site's own presigned uploads (submissions); when unset a random secret is kept in DATA_DIR. */
@@ -105,6 +111,14 @@ const ALIYUN_SMS_VARIABLES = [
 ] as const;
 const WECHAT_VARIABLES = ['WECHAT_APP_ID', 'WECHAT_APP_SECRET'] as const;
 const S3_KEY_VARIABLES = ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+// What every node must have alike: one database and one bucket (PGlite and DATA_DIR belong to one
+// process), and the secret that signs download links, which is otherwise made per DATA_DIR, so a link
+// signed on one node would be refused by the next. Uploads are signed with the bucket's keys then.
+const MULTI_NODE_VARIABLES = {
+  DATABASE_URL: 'every node must use the same PostgreSQL server (the embedded database serves one process)',
+  STORAGE_URL: 'every node must keep files in the same S3 bucket (DATA_DIR belongs to one server)',
+  DOWNLOAD_URL_SECRET: 'every node must sign download links with the same secret (else one is made per DATA_DIR)',
+} as const;
 
 function requireAllOrNone(group: readonly string[], values: Record<string, unknown>, ctx: z.RefinementCtx): void {
   const given = group.filter((name) => values[name]);
@@ -118,6 +132,13 @@ const checked = schema.superRefine((values, ctx) => {
   requireAllOrNone(ALIYUN_SMS_VARIABLES, values, ctx);
   requireAllOrNone(WECHAT_VARIABLES, values, ctx);
   requireAllOrNone(S3_KEY_VARIABLES, values, ctx);
+  if (values.MULTI_NODE) {
+    for (const [name, why] of Object.entries(MULTI_NODE_VARIABLES)) {
+      if (!values[name as keyof typeof MULTI_NODE_VARIABLES]) {
+        ctx.addIssue({ code: 'custom', path: [name], message: `must be set with MULTI_NODE=true: ${why}` });
+      }
+    }
+  }
   // S3 settings without a bucket would be silently ignored, and the files kept on this one server.
   if (!values.STORAGE_URL) {
     for (const name of ['S3_ENDPOINT', ...S3_KEY_VARIABLES] as const) {

@@ -222,14 +222,14 @@ describe('POST /captcha/check', () => {
 describe('captcha verification', () => {
   test('is accepted by the next action once, and not after 180 seconds', async () => {
     const verification = await h.captcha();
-    expect(h.ctx.captcha.consumeVerification(verification)).toBe(true);
-    expect(h.ctx.captcha.consumeVerification(verification)).toBe(false);
+    expect(await h.ctx.captcha.consumeVerification(verification)).toBe(true);
+    expect(await h.ctx.captcha.consumeVerification(verification)).toBe(false);
     const late = await h.captcha();
     h.clock.advance(180_000);
-    expect(h.ctx.captcha.consumeVerification(late)).toBe(false);
+    expect(await h.ctx.captcha.consumeVerification(late)).toBe(false);
     const inTime = await h.captcha();
     h.clock.advance(179_999);
-    expect(h.ctx.captcha.consumeVerification(inTime)).toBe(true);
+    expect(await h.ctx.captcha.consumeVerification(inTime)).toBe(true);
   });
 
   test('a stale verification is refused by login with code 6110', async () => {

@@ -116,7 +116,7 @@ describe('POST /web/api/login', () => {
         ['13900000000', unknown],
         [MOBILE, wrong],
       ] as const) {
-        h.ctx.limits.loginAccount.reset(`sms:${account}`);
+        await h.ctx.limits.loginAccount.reset(`sms:${account}`);
         const captchaVerification = await h.captcha({ account });
         const started = performance.now();
         const res = await h.call(

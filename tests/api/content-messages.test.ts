@@ -40,7 +40,7 @@ beforeAll(async () => {
   suite = await openContentSuite({ content: false });
   // The accounts' captcha hands out single-use verifications after a solved puzzle; here a set of
   // issued ones stands in for solved puzzles, consumed the same way.
-  vi.spyOn(authContext().captcha, 'consumeVerification').mockImplementation((value) =>
+  vi.spyOn(authContext().captcha, 'consumeVerification').mockImplementation(async (value) =>
     value ? passed.delete(value) : false,
   );
 }, 60_000);

@@ -65,7 +65,7 @@ beforeAll(async () => {
     routes.route('/api/v1', messageRoutes({ account: headerAccount }));
     routes.route('/web/api', signingRoutes({ account: headerAccount }));
     routes.route('/web/api', userCentreRoutes({ account: headerAccount }));
-    routes.route('/web/api', contentSiteRoutes({ account: headerAccount, consumeCaptcha: () => false }));
+    routes.route('/web/api', contentSiteRoutes({ account: headerAccount, consumeCaptcha: async () => false }));
     routes.route('/files', fileRoutes());
   });
 }, 60_000);
@@ -214,7 +214,7 @@ describe('notifications', () => {
 });
 
 describe('contact board threads', () => {
-  const limiter = { check: () => ({ allowed: true as const, retryAfter: 0 }), hit: () => {} };
+  const limiter = { check: async () => ({ allowed: true as const }), hit: async () => ({ allowed: true as const }) };
 
   test('a reply reaches the writer as a message and shows under their own messages only', async () => {
     await library.db.delete(messageBoard);

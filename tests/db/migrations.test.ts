@@ -6,7 +6,12 @@ import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { afterEach, describe, expect, test } from 'vitest';
 import { MIGRATIONS_DIR, openDatabase } from '../../src/server/db/client.ts';
 import * as schema from '../../src/server/db/schema/index.ts';
-import { createTestDatabaseTarget, queryRows, type TestDatabaseTarget } from '../helpers/database.ts';
+import {
+  createTestDatabaseTarget,
+  queryRows,
+  TEST_DATABASE_URL,
+  type TestDatabaseTarget,
+} from '../helpers/database.ts';
 
 const schemaTables = (Object.values(schema) as unknown[])
   .filter((value): value is PgTable => is(value, PgTable))
@@ -126,6 +131,27 @@ describe('openDatabase migrations', () => {
       await migrated.close();
     }
   });
+
+  // PGlite needs no such test: its folder belongs to one process, which its lock file enforces.
+  test.skipIf(!TEST_DATABASE_URL)(
+    'several servers starting at once over one new database migrate it once',
+    async () => {
+      const shared = await createTestDatabaseTarget();
+      target = shared;
+      const nodes = await Promise.all([1, 2, 3].map(() => openDatabase(shared.options)));
+      try {
+        for (const node of nodes) {
+          const applied = await queryRows<{ count: string | number }>(
+            node.db,
+            sql`select count(*) as count from drizzle.__drizzle_migrations`,
+          );
+          expect(Number(applied[0]?.count)).toBe(journal.entries.length);
+        }
+      } finally {
+        await Promise.all(nodes.map((node) => node.close()));
+      }
+    },
+  );
 
   test('answers ping once open', async () => {
     target = await createTestDatabaseTarget();

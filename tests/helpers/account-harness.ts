@@ -73,6 +73,13 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
+/** One more server over the harness's database: an app with an auth context of its own. */
+export interface AccountNode {
+  app: Hono;
+  ctx: AuthContext;
+  call<T = unknown>(method: string, path: string, body?: unknown, options?: CallOptions): Promise<Answer<T>>;
+}
+
 /** An app with the account routes over a fresh database, a manual clock and recording senders. */
 export interface AccountHarness {
   app: Hono;
@@ -94,6 +101,11 @@ export interface AccountHarness {
   answerOf(originalImageBase64: string): number;
   /** Sends a code (solving the captcha first) and answers it as the recipient reads it. */
   code(account: string, purpose: 'login' | 'register' | 'reset' | 'bind', options?: CallOptions): Promise<string>;
+  /**
+   * Builds another server as a second process behind the load balancer would be: the same
+   * database, clock and senders, and its own auth context, captcha service and limiters.
+   */
+  addNode(): AccountNode;
   /** Registers an account by mobile or e-mail and answers its token. */
   register(account: string, password: string): Promise<string>;
   /** Logs in with a password (solving the captcha) and answers the raw answer. */
@@ -129,39 +141,40 @@ export async function openAccountHarness(
   // person sees it, without depending on an image matcher being right every time.
   const answers = new Map<string, number>();
   let puzzles: Promise<BackgroundSet> | undefined;
-  const captcha = new CaptchaService({
-    clock,
-    backgrounds: () => {
-      puzzles ??= Promise.resolve(new AnswerNotingSet(BACKGROUND_COUNT, undefined, answers));
-      return puzzles;
-    },
-  });
-  const ctx = setup.configuredSenders
-    ? createAuthContext({ clock, pause, captcha })
-    : createAuthContext({ clock, sms, email, pause, captcha });
+  const newContext = () => {
+    const captcha = new CaptchaService({
+      clock,
+      backgrounds: () => {
+        puzzles ??= Promise.resolve(new AnswerNotingSet(BACKGROUND_COUNT, undefined, answers));
+        return puzzles;
+      },
+    });
+    return setup.configuredSenders
+      ? createAuthContext({ clock, pause, captcha })
+      : createAuthContext({ clock, sms, email, pause, captcha });
+  };
+  const ctx = newContext();
   // The app is built exactly as the site builds it; its account routes pick up this context.
   setAuthContext(ctx);
   const app = createApp();
 
   let calls = 0;
-  const call = async <T>(
-    method: string,
-    url: string,
-    body?: unknown,
-    options: CallOptions = {},
-  ): Promise<Answer<T>> => {
-    const headers: Record<string, string> = { ...options.headers };
-    if (body !== undefined && !(body instanceof FormData)) headers['content-type'] = 'application/json';
-    if (options.token) headers['alliance-authenticate'] = options.token;
-    const init: RequestInit = { method, headers };
-    if (body !== undefined) init.body = body instanceof FormData ? body : JSON.stringify(body);
-    // Every call comes from an address of its own unless the test names one, so per-IP limits
-    // only apply where a test is about them.
-    calls += 1;
-    const clientAddress = options.ip ?? `10.0.${Math.floor(calls / 250) % 250}.${calls % 250}`;
-    const res = await app.request(url, init, { clientAddress });
-    return { status: res.status, headers: res.headers, body: (await res.json()) as Answer<T>['body'] };
-  };
+  const callOn =
+    (app: Hono) =>
+    async <T>(method: string, url: string, body?: unknown, options: CallOptions = {}): Promise<Answer<T>> => {
+      const headers: Record<string, string> = { ...options.headers };
+      if (body !== undefined && !(body instanceof FormData)) headers['content-type'] = 'application/json';
+      if (options.token) headers['alliance-authenticate'] = options.token;
+      const init: RequestInit = { method, headers };
+      if (body !== undefined) init.body = body instanceof FormData ? body : JSON.stringify(body);
+      // Every call comes from an address of its own unless the test names one, so per-IP limits
+      // only apply where a test is about them.
+      calls += 1;
+      const clientAddress = options.ip ?? `10.0.${Math.floor(calls / 250) % 250}.${calls % 250}`;
+      const res = await app.request(url, init, { clientAddress });
+      return { status: res.status, headers: res.headers, body: (await res.json()) as Answer<T>['body'] };
+    };
+  const call = callOn(app);
 
   let captchas = 0;
   let codes = 0;
@@ -226,6 +239,13 @@ export async function openAccountHarness(
       // Move past the resend cooldown so the next code for the same address can be asked for.
       clock.advance(61_000);
       return code;
+    },
+    addNode() {
+      const nodeCtx = newContext();
+      setAuthContext(nodeCtx);
+      const nodeApp = createApp();
+      setAuthContext(ctx);
+      return { app: nodeApp, ctx: nodeCtx, call: callOn(nodeApp) };
     },
     async register(account, password) {
       const isMail = account.includes('@');

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Hono } from 'hono';
 import { createApp } from '../../src/server/app.ts';
 import { resetEnv } from '../../src/server/env.ts';
+import { stopJobRunner } from '../../src/server/tools/runner.ts';
 import { closeToolsPool } from '../../src/server/tools/runtime.ts';
 import { stopToolsSweeper } from '../../src/server/tools/sweeper.ts';
 import { closeSubsetPool } from '../../src/server/webfont/subset.ts';
@@ -16,9 +17,10 @@ export async function openToolsApp(name: string): Promise<{ library: LibraryFixt
   return { library, app: createApp() };
 }
 
-/** Stops what a tools suite started: the sweeper, both worker pools and the library. */
+/** Stops what a tools suite started: the sweeper, the job runner, both worker pools and the library. */
 export async function closeToolsApp(library: LibraryFixture | undefined): Promise<void> {
   stopToolsSweeper();
+  await stopJobRunner();
   await closeToolsPool();
   await closeSubsetPool();
   await library?.close();

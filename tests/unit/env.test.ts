@@ -58,6 +58,26 @@ describe('parseEnv', () => {
     expect(stray).not.toThrow(/k3y/);
   });
 
+  test('with MULTI_NODE=true refuses to start without the database, bucket and secret every node must share', () => {
+    const refusal = () => parseEnv({ MULTI_NODE: 'true', STORAGE_URL: 's3://fonts' });
+    expect(refusal).toThrow(EnvError);
+    expect(refusal).toThrow(/DATABASE_URL: must be set with MULTI_NODE=true: every node must use the same PostgreSQL/);
+    expect(refusal).toThrow(
+      /DOWNLOAD_URL_SECRET: must be set with MULTI_NODE=true: every node must sign download links/,
+    );
+    expect(refusal).not.toThrow(/STORAGE_URL/);
+    expect(() => parseEnv({ MULTI_NODE: 'true' })).toThrow(/STORAGE_URL: must be set with MULTI_NODE=true/);
+    const shared = {
+      MULTI_NODE: 'true',
+      DATABASE_URL: 'postgres://db.internal/site',
+      STORAGE_URL: 's3://fonts',
+      DOWNLOAD_URL_SECRET: 'x'.repeat(32),
+    };
+    expect(parseEnv(shared).MULTI_NODE).toBe(true);
+    // One process on its own needs none of them.
+    expect(parseEnv({}).MULTI_NODE).toBe(false);
+  });
+
   test('treats an empty DATABASE_URL as unset, so .env.example works as it is', () => {
     expect(parseEnv({ DATABASE_URL: '' }).DATABASE_URL).toBeUndefined();
   });

@@ -36,8 +36,6 @@ export interface Address {
 /** The one answer to a failed password login, whatever failed (no account enumeration, ASVS 6.3.8). */
 export const LOGIN_FAILED_MESSAGE = '账号或密码错误';
 
-const sending = new Set<string>();
-
 function newSession(ctx: AuthContext, accountId: number, meta: RequestMeta): Promise<IssuedSession> {
   return configuredDb().then((db) =>
     createSession(db, accountId, {
@@ -65,15 +63,16 @@ export async function sendCode(
   meta: RequestMeta,
 ): Promise<{ cooldown: number }> {
   if (input.purpose === 'login' && input.channel !== 'sms') throw badRequest('验证码登录只支持手机号');
-  enforce(ctx.limits.sendCodeIp.hit(`ip:${meta.ip}`), '获取验证码太频繁，请稍后再试');
-  // One request per address at a time, so two quick clicks cannot both pass the cooldown check.
+  enforce(await ctx.limits.sendCodeIp.hit(`ip:${meta.ip}`), '获取验证码太频繁，请稍后再试');
+  // One request per address at a time on every node, so two quick clicks cannot both pass the cooldown check.
   const flightKey = `${input.channel}:${input.target}`;
-  if (sending.has(flightKey)) throw tooManyRequests(CODE_COOLDOWN_MS / 1000, '验证码正在发送，请稍候');
-  sending.add(flightKey);
+  if (!(await ctx.limits.sendingCode.hit(flightKey)).allowed) {
+    throw tooManyRequests(CODE_COOLDOWN_MS / 1000, '验证码正在发送，请稍候');
+  }
   try {
     return await deliverCode(ctx, input, meta);
   } finally {
-    sending.delete(flightKey);
+    await ctx.limits.sendingCode.reset(flightKey);
   }
 }
 
@@ -88,7 +87,7 @@ async function deliverCode(
   const limits = { perTarget: config.CODE_DAILY_LIMIT_PER_TARGET, perIp: config.CODE_DAILY_LIMIT_PER_IP };
   // Limits first, so a refused request does not use up the captcha the person just solved.
   await assertMaySendCode(db, where, meta.ip, limits, ctx.clock);
-  requireCaptcha(ctx, input.captchaVerification);
+  await requireCaptcha(ctx, input.captchaVerification);
   const code = await createCode(db, where, meta.ip, ctx.clock);
   const message = composeCodeMessage({
     channel: input.channel,
@@ -138,22 +137,22 @@ export async function loginWithPassword(
   const pairKey = `${accountKey}|${meta.ip}`;
   const ipKey = `ip:${meta.ip}`;
   const tooMany = '登录失败次数过多，请稍后再试，或用验证码登录';
-  enforce(ctx.limits.loginPair.check(pairKey), tooMany);
-  enforce(ctx.limits.loginIp.check(ipKey), tooMany);
-  requireCaptcha(ctx, input.captchaVerification, accountRounds(ctx, accountKey));
-  const delay = loginDelayMs(ctx.limits.loginFailures.count(accountKey));
+  enforce(await ctx.limits.loginPair.check(pairKey), tooMany);
+  enforce(await ctx.limits.loginIp.check(ipKey), tooMany);
+  await requireCaptcha(ctx, input.captchaVerification, await accountRounds(ctx, accountKey));
+  const delay = loginDelayMs(await ctx.limits.loginFailures.count(accountKey));
   if (delay > 0) await ctx.pause(delay);
   const db = await configuredDb();
   const account = await findAccountByTarget(db, input.channel, input.target);
   const valid = await verifyPassword(account?.passwordHash, input.password);
   if (!account || !valid) {
-    ctx.limits.loginPair.hit(pairKey);
-    ctx.limits.loginFailures.hit(accountKey);
-    ctx.limits.loginIp.hit(ipKey);
+    await ctx.limits.loginPair.hit(pairKey);
+    await ctx.limits.loginFailures.hit(accountKey);
+    await ctx.limits.loginIp.hit(ipKey);
     throw new ApiError(401, '401', LOGIN_FAILED_MESSAGE);
   }
-  ctx.limits.loginPair.reset(pairKey);
-  ctx.limits.loginFailures.reset(accountKey);
+  await ctx.limits.loginPair.reset(pairKey);
+  await ctx.limits.loginFailures.reset(accountKey);
   if (account.disabledAt) throw new ApiError(403, '403', '该账户已停用，请联系管理员');
   if (account.passwordHash && needsRehash(account.passwordHash)) {
     // Hashes made with older, weaker parameters are upgraded while the password is at hand.
@@ -192,7 +191,7 @@ export async function register(
   input: Address & { code: string; password: string; nickname?: string | undefined },
   meta: RequestMeta,
 ): Promise<IssuedSession> {
-  enforce(ctx.limits.registerIp.hit(`ip:${meta.ip}`), '注册太频繁，请稍后再试');
+  enforce(await ctx.limits.registerIp.hit(`ip:${meta.ip}`), '注册太频繁，请稍后再试');
   assertPasswordPolicy(input.password);
   const db = await configuredDb();
   const where = { channel: input.channel, target: input.target, purpose: 'register' as const };

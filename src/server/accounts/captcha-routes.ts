@@ -46,7 +46,7 @@ function subjectOf(c: Context<{ Bindings: ApiBindings }>, body: Record<string, u
 }
 
 /** The puzzles the account a login form names calls for (1 when it names none). */
-function roundsForAccount(ctx: AuthContext, account: unknown): number {
+async function roundsForAccount(ctx: AuthContext, account: unknown): Promise<number> {
   if (typeof account !== 'string' || !account.trim() || account.length > 254) return 1;
   const { channel, target } = toAddress(account.trim());
   return accountRounds(ctx, `${channel}:${target}`);
@@ -68,13 +68,15 @@ export function captchaRoutes(ctx: AuthContext = authContext()): Hono<{ Bindings
     if (!body) return answer(c, '0016', '请求体不是有效的 JSON', null, 400);
     const type = body['captchaType'] ?? 'blockPuzzle';
     if (type !== 'blockPuzzle') return answer(c, '0016', '只支持滑动拼图验证（blockPuzzle）', null, 400);
-    const verdict = ctx.limits.captchaGetIp.hit(`ip:${clientIp(c)}`);
+    const verdict = await ctx.limits.captchaGetIp.hit(`ip:${clientIp(c)}`);
     if (!verdict.allowed) {
       c.header('Retry-After', String(verdict.retryAfter));
       return answer(c, '6201', '获取验证码太频繁，请稍后再试', null, 429);
     }
     try {
-      const created = await ctx.captcha.create(subjectOf(c, body), { rounds: roundsForAccount(ctx, body['account']) });
+      const created = await ctx.captcha.create(subjectOf(c, body), {
+        rounds: await roundsForAccount(ctx, body['account']),
+      });
       if (!created.ok) {
         c.header('Retry-After', String(created.retryAfter));
         return answer(c, '6201', created.message, null, 429);
@@ -96,7 +98,7 @@ export function captchaRoutes(ctx: AuthContext = authContext()): Hono<{ Bindings
     if (trackJson !== undefined && (typeof trackJson !== 'string' || trackJson.length > TRACK_JSON_BYTES * 2)) {
       return answer(c, '0016', '验证数据格式不正确', null, 400);
     }
-    const verdict = ctx.limits.captchaCheckIp.hit(`ip:${clientIp(c)}`);
+    const verdict = await ctx.limits.captchaCheckIp.hit(`ip:${clientIp(c)}`);
     if (!verdict.allowed) {
       c.header('Retry-After', String(verdict.retryAfter));
       return answer(c, '6201', '验证太频繁，请稍后再试', null, 429);

@@ -47,8 +47,8 @@ export function enforce(verdict: LimitVerdict, message = '操作太频繁，请�
 }
 
 /** Refuses the action unless it carries a captcha verification passed moments ago (used up on the way). */
-export function requireCaptcha(ctx: AuthContext, verification: string | undefined, rounds = 1): void {
-  if (!ctx.captcha.consumeVerification(verification, rounds)) {
+export async function requireCaptcha(ctx: AuthContext, verification: string | undefined, rounds = 1): Promise<void> {
+  if (!(await ctx.captcha.consumeVerification(verification, rounds))) {
     throw new ApiError(400, '6110', '请先完成滑动验证（验证已失效时请重新验证）');
   }
 }
@@ -58,8 +58,8 @@ export function requireCaptcha(ctx: AuthContext, verification: string | undefine
  * passwords point at takes two in a row (the login checks the verification's chain, so a puzzle
  * asked for without naming the account gains nothing).
  */
-export function accountRounds(ctx: AuthContext, accountKey: string): number {
-  return ctx.limits.loginFailures.count(accountKey) >= HARDER_LOGIN_AFTER ? 2 : 1;
+export async function accountRounds(ctx: AuthContext, accountKey: string): Promise<number> {
+  return (await ctx.limits.loginFailures.count(accountKey)) >= HARDER_LOGIN_AFTER ? 2 : 1;
 }
 
 /** Wrong passwords for one account (from any address) after which its logins take two puzzles. */

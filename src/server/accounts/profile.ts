@@ -32,10 +32,10 @@ export async function loadUserInfo(accountId: number): Promise<UserInfo> {
 async function reauthenticate(ctx: AuthContext, account: Account, password: string | undefined): Promise<void> {
   if (!account.passwordHash) return;
   const key = `account:${account.id}`;
-  enforce(ctx.limits.loginAccount.check(key), '密码错误次数过多，请稍后再试');
+  enforce(await ctx.limits.loginAccount.check(key), '密码错误次数过多，请稍后再试');
   if (!password) throw badRequest('请输入当前密码');
   if (!(await verifyPassword(account.passwordHash, password))) {
-    ctx.limits.loginAccount.hit(key);
+    await ctx.limits.loginAccount.hit(key);
     throw badRequest('当前密码不正确');
   }
 }

@@ -1,5 +1,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import { eq, lte } from 'drizzle-orm';
 import type { CaptchaTrack } from '../../contract/captcha.ts';
+import { type Db, db } from '../db/client.ts';
+import { captchaPuzzles, captchaVerifications } from '../db/schema/index.ts';
 import { log } from '../log.ts';
 import { CAPTCHA_WIDTH } from './captcha-art.ts';
 import { aesEcbDecrypt, aesEcbEncrypt, CaptchaCipherError, newSecretKey } from './captcha-crypto.ts';
@@ -7,7 +10,7 @@ import type { BackgroundSet } from './captcha-image.ts';
 import { MAX_X, MIN_X, PIECE_WIDTH, PIECE_Y_RANGE } from './captcha-image.ts';
 import { judgeTrack, parseTrack } from './captcha-track.ts';
 import type { Clock } from './clock.ts';
-import { createRateLimiter, type RateLimiter } from './rate-limit.ts';
+import { createSharedLimiter, type SharedLimiter } from './shared-limiter.ts';
 
 /** A puzzle lives this long after `get` (AJ-Captcha: 120 s). */
 export const CAPTCHA_TTL_MS = 120_000;
@@ -61,32 +64,13 @@ export type CaptchaCreateResult =
   | { ok: true; challenge: CaptchaChallenge }
   | { ok: false; retryAfter: number; message: string };
 
-interface Pending {
-  x: number;
-  secretKey: string;
-  expiresAt: number;
+/** Where a puzzle stands in its chain, and whose failures it counts to. */
+interface Chain {
   /** Which puzzle of the chain this is (1-based), and how many the chain has. */
   round: number;
   rounds: number;
   /** The failure keys of whoever asked for the chain. */
   keys: string[];
-}
-
-interface Verification {
-  expiresAt: number;
-  rounds: number;
-}
-
-// Beyond this many waiting puzzles or verifications the oldest go first, so a flood of `get`
-// calls cannot grow memory without bound.
-const MAX_ENTRIES = 50_000;
-
-function remember<V>(map: Map<string, V>, key: string, value: V): void {
-  if (map.size >= MAX_ENTRIES) {
-    const oldest = map.keys().next().value;
-    if (oldest !== undefined) map.delete(oldest);
-  }
-  map.set(key, value);
 }
 
 function parsePoint(json: string): { x: number; y: number } | undefined {
@@ -114,44 +98,52 @@ const MALFORMED = '验证数据格式不正确，请刷新后重新验证';
  * carries (captcha-track.ts). Failures are counted per address and per browser id (ESCALATION):
  * past the first threshold a pass takes two puzzles in a row, past the second nothing is handed
  * out until the window ends. A pass leaves a single-use verification that `consumeVerification`
- * accepts once within 180 s. State lives in this process.
+ * accepts once within 180 s. Puzzles, verifications and failure counts live in the database, so a
+ * puzzle fetched from one node can be answered on another; each is taken with `DELETE … RETURNING`,
+ * so one try per token holds across nodes. Expiry follows the service's clock.
  */
 export class CaptchaService {
-  private readonly pending = new Map<string, Pending>();
-  private readonly verifications = new Map<string, Verification>();
   private readonly clock: Clock;
   private readonly backgrounds: () => Promise<BackgroundSet>;
-  private readonly failures: { browser: RateLimiter; address: RateLimiter };
+  private readonly database: () => Promise<Db>;
+  private readonly failures: { browser: SharedLimiter; address: SharedLimiter };
 
-  constructor(options: { clock: Clock; backgrounds: () => Promise<BackgroundSet> }) {
+  constructor(options: { clock: Clock; backgrounds: () => Promise<BackgroundSet>; database?: () => Promise<Db> }) {
     this.clock = options.clock;
     this.backgrounds = options.backgrounds;
-    const counter = (limit: number) => createRateLimiter({ limit, windowMs: FAILURE_WINDOW_MS, clock: options.clock });
-    this.failures = {
-      browser: counter(ESCALATION.browser.coolDownAfter),
-      address: counter(ESCALATION.address.coolDownAfter),
-    };
+    this.database = options.database ?? db;
+    const counter = (kind: 'browser' | 'address') =>
+      createSharedLimiter({
+        name: `captchaFailures.${kind}`,
+        limit: ESCALATION[kind].coolDownAfter,
+        windowMs: FAILURE_WINDOW_MS,
+        clock: options.clock,
+        database: this.database,
+      });
+    this.failures = { browser: counter('browser'), address: counter('address') };
   }
 
-  private counterOf(key: string): { limiter: RateLimiter; harderAfter: number } {
+  private counterOf(key: string): { limiter: SharedLimiter; harderAfter: number } {
     const kind = key.startsWith('uid:') ? 'browser' : 'address';
     return { limiter: this.failures[kind], harderAfter: ESCALATION[kind].harderAfter };
   }
 
   /** How many puzzles in a row a pass takes for these failure keys (at least `atLeast`). */
-  private roundsFor(keys: string[], atLeast = 1): number {
-    const harder = keys.some((key) => {
-      const { limiter, harderAfter } = this.counterOf(key);
-      return limiter.count(key) >= harderAfter;
-    });
-    return Math.max(atLeast, harder ? 2 : 1);
+  private async roundsFor(keys: string[], atLeast = 1): Promise<number> {
+    const counts = await Promise.all(
+      keys.map(async (key) => {
+        const { limiter, harderAfter } = this.counterOf(key);
+        return (await limiter.count(key)) >= harderAfter;
+      }),
+    );
+    return Math.max(atLeast, counts.includes(true) ? 2 : 1);
   }
 
   /** The longest wait any of the keys is under, or 0. */
-  private coolDown(keys: string[]): number {
+  private async coolDown(keys: string[]): Promise<number> {
     let wait = 0;
     for (const key of keys) {
-      const verdict = this.counterOf(key).limiter.check(key);
+      const verdict = await this.counterOf(key).limiter.check(key);
       if (!verdict.allowed) wait = Math.max(wait, verdict.retryAfter);
     }
     return wait;
@@ -163,13 +155,13 @@ export class CaptchaService {
    */
   async create(subject: CaptchaSubject, options: { rounds?: number } = {}): Promise<CaptchaCreateResult> {
     const keys = subjectKeys(subject);
-    const wait = this.coolDown(keys);
+    const wait = await this.coolDown(keys);
     if (wait > 0) return { ok: false, retryAfter: wait, message: COOL_DOWN_MESSAGE(wait) };
-    const challenge = await this.cut({ round: 1, rounds: this.roundsFor(keys, options.rounds), keys });
+    const challenge = await this.cut({ round: 1, rounds: await this.roundsFor(keys, options.rounds), keys });
     return { ok: true, challenge };
   }
 
-  private async cut(chain: Pick<Pending, 'round' | 'rounds' | 'keys'>): Promise<CaptchaChallenge> {
+  private async cut(chain: Chain): Promise<CaptchaChallenge> {
     const set = await this.backgrounds();
     const puzzle = await set.cut(
       randomInt(set.size),
@@ -178,7 +170,15 @@ export class CaptchaService {
     );
     const token = randomUUID().replaceAll('-', '');
     const secretKey = newSecretKey();
-    remember(this.pending, token, { ...chain, x: puzzle.x, secretKey, expiresAt: this.clock() + CAPTCHA_TTL_MS });
+    await (await this.database()).insert(captchaPuzzles).values({
+      token,
+      x: puzzle.x,
+      secretKey,
+      expiresAt: new Date(this.clock() + CAPTCHA_TTL_MS),
+      round: chain.round,
+      rounds: chain.rounds,
+      failureKeys: chain.keys,
+    });
     return {
       originalImageBase64: puzzle.originalImageBase64,
       jigsawImageBase64: puzzle.jigsawImageBase64,
@@ -187,8 +187,8 @@ export class CaptchaService {
     };
   }
 
-  private fail(keys: string[], repCode: '6111' | '0016', message: string): CaptchaCheckResult {
-    for (const key of keys) this.counterOf(key).limiter.hit(key);
+  private async fail(keys: string[], repCode: '6111' | '0016', message: string): Promise<CaptchaCheckResult> {
+    for (const key of keys) await this.counterOf(key).limiter.hit(key);
     return { ok: false, repCode, message };
   }
 
@@ -202,13 +202,15 @@ export class CaptchaService {
     trackJson: string | undefined,
     subject: CaptchaSubject,
   ): Promise<CaptchaCheckResult> {
-    const entry = this.pending.get(token);
-    // One try per token: it is gone before anything else is looked at.
-    this.pending.delete(token);
-    const keys = [...new Set([...subjectKeys(subject), ...(entry?.keys ?? [])])];
-    const wait = this.coolDown(keys);
+    // One try per token: it is gone before anything else is looked at, whichever node asks.
+    const [entry] = await (await this.database())
+      .delete(captchaPuzzles)
+      .where(eq(captchaPuzzles.token, token))
+      .returning();
+    const keys = [...new Set([...subjectKeys(subject), ...(entry?.failureKeys ?? [])])];
+    const wait = await this.coolDown(keys);
     if (wait > 0) return { ok: false, repCode: '6201', message: COOL_DOWN_MESSAGE(wait), retryAfter: wait };
-    if (!entry || entry.expiresAt <= this.clock()) {
+    if (!entry || entry.expiresAt.getTime() <= this.clock()) {
       return { ok: false, repCode: '6110', message: '验证码已失效，请重新获取' };
     }
     let plain: string;
@@ -231,14 +233,15 @@ export class CaptchaService {
       return this.fail(keys, '6111', '验证失败，请再试一次');
     }
     if (entry.round < entry.rounds) {
-      const next = await this.cut({ round: entry.round + 1, rounds: entry.rounds, keys: entry.keys });
+      const next = await this.cut({ round: entry.round + 1, rounds: entry.rounds, keys: entry.failureKeys });
       return { ok: false, repCode: '6114', message: '验证通过，请再完成一张拼图', next };
     }
     // The client computes the same value itself: ECB is deterministic, so encrypting the exact
     // decrypted text again gives the ciphertext it will send with the next action.
     const captchaVerification = aesEcbEncrypt(`${token}---${plain}`, entry.secretKey);
-    remember(this.verifications, captchaVerification, {
-      expiresAt: this.clock() + VERIFICATION_TTL_MS,
+    await (await this.database()).insert(captchaVerifications).values({
+      value: captchaVerification,
+      expiresAt: new Date(this.clock() + VERIFICATION_TTL_MS),
       rounds: entry.rounds,
     });
     return { ok: true, captchaVerification };
@@ -248,10 +251,27 @@ export class CaptchaService {
    * Accepts a verification from a passed check once, within its lifetime, when its chain had at
    * least `rounds` puzzles (an account under attack asks for more).
    */
-  consumeVerification(value: string | undefined | null, rounds = 1): boolean {
+  async consumeVerification(value: string | undefined | null, rounds = 1): Promise<boolean> {
     if (!value) return false;
-    const found = this.verifications.get(value);
-    this.verifications.delete(value);
-    return found !== undefined && found.expiresAt > this.clock() && found.rounds >= rounds;
+    const [found] = await (await this.database())
+      .delete(captchaVerifications)
+      .where(eq(captchaVerifications.value, value))
+      .returning();
+    return found !== undefined && found.expiresAt.getTime() > this.clock() && found.rounds >= rounds;
+  }
+
+  /** Deletes the puzzles and verifications that expired by the service's clock; answers how many went. */
+  async sweep(): Promise<number> {
+    const handle = await this.database();
+    const now = new Date(this.clock());
+    const puzzles = await handle
+      .delete(captchaPuzzles)
+      .where(lte(captchaPuzzles.expiresAt, now))
+      .returning({ token: captchaPuzzles.token });
+    const passes = await handle
+      .delete(captchaVerifications)
+      .where(lte(captchaVerifications.expiresAt, now))
+      .returning({ value: captchaVerifications.value });
+    return puzzles.length + passes.length;
   }
 }

@@ -10,26 +10,31 @@ import { type Clock, systemClock } from './clock.ts';
 import { createSmtpSender, defaultMailFrom } from './mail.ts';
 import type { MessageSender } from './messages.ts';
 import { createOutboxSender } from './outbox.ts';
-import { createRateLimiter, type RateLimiter } from './rate-limit.ts';
+import { createSharedLimiter, type SharedLimiter } from './shared-limiter.ts';
 
-/** The rate limiters of the account endpoints, each keyed by account, IP or both. */
+/** The rate limiters of the account endpoints, each keyed by account, IP or both, counted in the database. */
 export interface AuthLimiters {
   /** Failed re-authentications per account id (a logged-in user confirming a change). */
-  loginAccount: RateLimiter;
+  loginAccount: SharedLimiter;
   /** Failed logins per account name and address together: the pair is refused past the limit. */
-  loginPair: RateLimiter;
+  loginPair: SharedLimiter;
   /** Failed logins per account name from every address: counted only, to slow further attempts. */
-  loginFailures: RateLimiter;
+  loginFailures: SharedLimiter;
   /** Failed logins per IP. */
-  loginIp: RateLimiter;
+  loginIp: SharedLimiter;
   /** Registrations per IP. */
-  registerIp: RateLimiter;
+  registerIp: SharedLimiter;
   /** Code requests per IP, on top of the daily caps kept in the database. */
-  sendCodeIp: RateLimiter;
+  sendCodeIp: SharedLimiter;
+  /**
+   * A code request per address being handled: one at a time on every node (reset when it ends; the
+   * window only frees an address whose node died mid-request).
+   */
+  sendingCode: SharedLimiter;
   /** Puzzles fetched per IP. */
-  captchaGetIp: RateLimiter;
+  captchaGetIp: SharedLimiter;
   /** Answers checked per IP. */
-  captchaCheckIp: RateLimiter;
+  captchaCheckIp: SharedLimiter;
 }
 
 /** Everything the account services share: time, captcha state, limiters and message delivery. */
@@ -48,15 +53,18 @@ export interface AuthContext {
 /** Builds the limiters with the project's numbers (README "Accounts"). */
 export function createLimiters(clock: Clock): AuthLimiters {
   const minute = 60_000;
+  const limiter = (name: keyof AuthLimiters, limit: number, windowMs: number) =>
+    createSharedLimiter({ name, limit, windowMs, clock });
   return {
-    loginAccount: createRateLimiter({ limit: 5, windowMs: 15 * minute, clock }),
-    loginPair: createRateLimiter({ limit: 5, windowMs: 15 * minute, clock }),
-    loginFailures: createRateLimiter({ limit: 100_000, windowMs: 15 * minute, clock }),
-    loginIp: createRateLimiter({ limit: 20, windowMs: 15 * minute, clock }),
-    registerIp: createRateLimiter({ limit: 10, windowMs: 60 * minute, clock }),
-    sendCodeIp: createRateLimiter({ limit: 10, windowMs: 10 * minute, clock }),
-    captchaGetIp: createRateLimiter({ limit: 30, windowMs: minute, clock }),
-    captchaCheckIp: createRateLimiter({ limit: 60, windowMs: minute, clock }),
+    loginAccount: limiter('loginAccount', 5, 15 * minute),
+    loginPair: limiter('loginPair', 5, 15 * minute),
+    loginFailures: limiter('loginFailures', 100_000, 15 * minute),
+    loginIp: limiter('loginIp', 20, 15 * minute),
+    registerIp: limiter('registerIp', 10, 60 * minute),
+    sendCodeIp: limiter('sendCodeIp', 10, 10 * minute),
+    sendingCode: limiter('sendingCode', 1, 30_000),
+    captchaGetIp: limiter('captchaGetIp', 30, minute),
+    captchaCheckIp: limiter('captchaCheckIp', 60, minute),
   };
 }
 

@@ -3,7 +3,10 @@ import type { Clock } from './clock.ts';
 /** The verdict for one key: allowed, or blocked for `retryAfter` more seconds. */
 export type LimitVerdict = { allowed: true } | { allowed: false; retryAfter: number };
 
-/** A fixed-window counter per key, kept in this process. */
+/**
+ * A fixed-window counter per key, kept in this process. The site's limits use the shared one
+ * (shared-limiter.ts), which every node counts in; this one is for counts a node may keep alone.
+ */
 export interface RateLimiter {
   /** Whether the key is still below its limit, without counting anything. */
   check(key: string): LimitVerdict;
@@ -25,7 +28,7 @@ const SWEEP_AT = 10_000;
 
 /**
  * Creates a limiter that allows `limit` events per key in each window of `windowMs`. It lives in
- * this process: behind several API nodes each node counts on its own (see README).
+ * this process: behind several nodes each node counts on its own (README "Running several nodes").
  */
 export function createRateLimiter(options: { limit: number; windowMs: number; clock: Clock }): RateLimiter {
   const windows = new Map<string, Window>();

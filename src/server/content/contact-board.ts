@@ -2,7 +2,7 @@ import { asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { ContactReply, ContactThread } from '../../contract/messages.ts';
 import { validateEmail } from '../../lib/validate.ts';
 import { authContext } from '../auth/context.ts';
-import type { RateLimiter } from '../auth/rate-limit.ts';
+import type { SharedLimiter } from '../auth/shared-limiter.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { accounts, messageBoard, messageBoardReplies } from '../db/schema/index.ts';
 import { env } from '../env.ts';
@@ -30,8 +30,8 @@ export interface BoardMessageSender {
 /** What saving a message needs besides the database: the captcha and the per-IP limit. */
 export interface BoardMessageGuards {
   /** Accepts a captcha verification once; undefined means no captcha service is configured. */
-  consumeCaptcha: ((verification: string | undefined) => boolean) | undefined;
-  limiter: RateLimiter;
+  consumeCaptcha: ((verification: string | undefined) => Promise<boolean>) | undefined;
+  limiter: SharedLimiter;
 }
 
 /**
@@ -45,9 +45,9 @@ export async function saveBoardMessage(
   database?: Db,
 ): Promise<{ id: number }> {
   const key = sender.ip ?? 'unknown';
-  const verdict = guards.limiter.check(key);
+  const verdict = await guards.limiter.check(key);
   if (!verdict.allowed) throw tooManyRequests(verdict.retryAfter, '留言太频繁了，请稍后再试');
-  if (guards.consumeCaptcha && !guards.consumeCaptcha(input.captchaVerification)) {
+  if (guards.consumeCaptcha && !(await guards.consumeCaptcha(input.captchaVerification))) {
     throw badRequest('请先完成滑块验证，验证有效期为 3 分钟');
   }
   const db = database ?? (await configuredDb());
@@ -61,7 +61,7 @@ export async function saveBoardMessage(
       accountId: sender.accountId,
     })
     .returning({ id: messageBoard.id });
-  guards.limiter.hit(key);
+  await guards.limiter.hit(key);
   if (!row) throw new Error('message_board insert returned no row');
   return row;
 }

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { authContext } from '../auth/context.ts';
 import { type AccountResolver, clientIp, sessionAccount } from '../auth/current-account.ts';
-import { createRateLimiter, type RateLimiter } from '../auth/rate-limit.ts';
+import { createSharedLimiter, type SharedLimiter } from '../auth/shared-limiter.ts';
 import { cachedRead, EVERY_SECTION } from '../http/answer-cache.ts';
 import { notFound, ok, unauthorized } from '../http/envelope.ts';
 import { contactAddress, pageQuery, validate } from '../http/validate.ts';
@@ -40,8 +40,8 @@ export const boardMessageBody = z.object({
 export interface ContentSiteRouteOptions {
   account?: AccountResolver;
   /** The captcha check of the contact form; null turns it off (only tests do). */
-  consumeCaptcha?: ((verification: string | undefined) => boolean) | null;
-  messageLimiter?: RateLimiter;
+  consumeCaptcha?: ((verification: string | undefined) => Promise<boolean>) | null;
+  messageLimiter?: SharedLimiter;
 }
 
 /**
@@ -53,7 +53,8 @@ export function contentSiteRoutes(options: ContentSiteRouteOptions = {}): Hono {
   const resolveAccount = options.account ?? sessionAccount;
   // Five messages per IP in ten minutes is plenty for people and little for a script.
   const limiter =
-    options.messageLimiter ?? createRateLimiter({ limit: 5, windowMs: 10 * 60_000, clock: () => Date.now() });
+    options.messageLimiter ??
+    createSharedLimiter({ name: 'boardMessages', limit: 5, windowMs: 10 * 60_000, clock: () => Date.now() });
   const consumeCaptcha =
     options.consumeCaptcha === null
       ? undefined

@@ -47,7 +47,16 @@ export async function openDatabase(options: {
     // a listener its error event would end the process.
     pool.on('error', (error) => log().warn({ err: error.message }, 'idle database connection lost'));
     const db = drizzlePg({ client: pool, schema });
-    await migratePg(db, { migrationsFolder });
+    // Several nodes may start at once over one server: the first to take the lock migrates, the
+    // others wait and then find nothing left to apply (two at once would create the same tables).
+    const lock = await pool.connect();
+    try {
+      await lock.query(`select pg_advisory_lock(hashtext('font-alliance migrations'))`);
+      await migratePg(db, { migrationsFolder });
+    } finally {
+      await lock.query(`select pg_advisory_unlock(hashtext('font-alliance migrations'))`).catch(() => undefined);
+      lock.release();
+    }
     return {
       db: db as unknown as Db,
       kind: 'postgres',

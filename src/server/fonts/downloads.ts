@@ -3,9 +3,10 @@ import { PassThrough, type Readable } from 'node:stream';
 import { ZipArchive } from 'archiver';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DownloadLink } from '../../contract/fonts.ts';
+import { purgeEverywhere } from '../content/changes.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { downloadHistory, fontFamilies, fonts } from '../db/schema/index.ts';
-import { answerCache, DOWNLOADS_TAG } from '../http/answer-cache.ts';
+import { DOWNLOADS_TAG } from '../http/answer-cache.ts';
 import { notFound } from '../http/envelope.ts';
 import { log } from '../log.ts';
 import { type GetOptions, type StorageObject, storage } from '../storage/index.ts';
@@ -162,6 +163,6 @@ export async function recordDownload(
       .set({ downloads: sql`${fontFamilies.downloads} + 1` })
       .where(eq(fontFamilies.id, target.family.id));
   });
-  // The site's total follows at once; lists sorted by downloads catch up within a minute.
-  answerCache().purge(DOWNLOADS_TAG, { everySection: false });
+  // The site's total follows at once on every node; lists sorted by downloads catch up within a minute.
+  await purgeEverywhere({ answersTag: DOWNLOADS_TAG });
 }

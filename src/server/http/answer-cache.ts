@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
+import { API_KEY, EVERY_SECTION_KEY, surrogateHeaders } from '../content/cdn.ts';
 import { type BodyRequest, type CompressedBody, compressBody, encodedAnswer } from './compressed.ts';
 
 /**
@@ -125,12 +126,19 @@ export function answerFrom(entry: CachedAnswer, request: BodyRequest) {
   return encodedAnswer(entry, request, {
     'Content-Type': entry.contentType,
     'Cache-Control': entry.cacheControl,
+    ...surrogateHeaders(answerKeys(entry.tags)),
     'X-Answer-Cache': 'HIT',
   });
 }
 
-// Browsers and proxies ask again each time (a 304 when nothing changed), so a write shows at once.
-const PUBLIC_READ = 'public, max-age=0, must-revalidate';
+// Browsers ask again each time (a 304 when nothing changed), so a write shows at once; a CDN may
+// keep an answer for a second and serve it stale while it asks again, as with pages (isr.ts).
+const PUBLIC_READ = 'public, max-age=0, must-revalidate, s-maxage=1, stale-while-revalidate=59';
+
+/** The CDN keys of a cached answer (cdn.ts), from its tags. */
+export function answerKeys(tags: readonly string[]): string[] {
+  return [...tags.map((tag) => (tag === EVERY_SECTION ? EVERY_SECTION_KEY : tag)), API_KEY];
+}
 
 /** What a route says of its cached answers. */
 export interface CachedReadOptions {
@@ -181,7 +189,11 @@ export function cachedRead(options: CachedReadOptions): MiddlewareHandler {
       onHit: onHit ? () => onHit(url) : undefined,
     };
     cache.store(ticket, entry);
-    const answer = encodedAnswer(entry, request, { 'Content-Type': type, 'Cache-Control': PUBLIC_READ });
+    const answer = encodedAnswer(entry, request, {
+      'Content-Type': type,
+      'Cache-Control': PUBLIC_READ,
+      ...surrogateHeaders(answerKeys(entry.tags)),
+    });
     // Cleared first: Hono would otherwise copy the old answer's headers onto the new one.
     c.res = undefined;
     c.res = new Response(answer.body ? new Uint8Array(answer.body) : null, answer);

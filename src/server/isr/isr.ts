@@ -1,3 +1,5 @@
+import { surrogateHeaders } from '../content/cdn.ts';
+import { pageKeys } from '../content/changes.ts';
 import { type BodyRequest, encodedAnswer } from '../http/compressed.ts';
 import { log } from '../log.ts';
 import { type CachedPage, pageCache, type RenderTicket } from './page-cache.ts';
@@ -83,6 +85,7 @@ export function cachedAnswer(
   return encodedAnswer(page, request, {
     'Content-Type': page.contentType,
     'Cache-Control': CACHE_CONTROL,
+    ...surrogateHeaders(pageKeys(page.pathname)),
     'Last-Modified': new Date(page.storedAt).toUTCString(),
     Age: String(Math.max(0, Math.floor((Date.now() - page.storedAt) / 1000))),
     'X-Page-Cache': state,

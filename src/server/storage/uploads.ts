@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { UploadTicket } from '../../contract/submissions.ts';
 import { systemClock } from '../auth/clock.ts';
-import { createRateLimiter } from '../auth/rate-limit.ts';
+import { createSharedLimiter } from '../auth/shared-limiter.ts';
 import { badRequest, tooManyRequests } from '../http/envelope.ts';
 import { INCOMING_PREFIX, storage } from './index.ts';
 
@@ -16,7 +16,13 @@ import { INCOMING_PREFIX, storage } from './index.ts';
 const TICKET_SECONDS = 10 * 60;
 /** Tickets one account may take in ten minutes, over every kind of upload. */
 export const TICKETS_PER_TEN_MINUTES = 30;
-const ticketRate = createRateLimiter({ limit: TICKETS_PER_TEN_MINUTES, windowMs: 10 * 60_000, clock: systemClock });
+// Counted in the database (auth/shared-limiter.ts), so every node of a site counts the same tickets.
+const ticketRate = createSharedLimiter({
+  name: 'uploadTickets',
+  limit: TICKETS_PER_TEN_MINUTES,
+  windowMs: 10 * 60_000,
+  clock: systemClock,
+});
 
 /** A name storage keys allow, keeping the extension: the person's own file name is kept in the row. */
 function keyName(name: string): string {
@@ -41,7 +47,7 @@ export async function issueUploadTicket(
   now = new Date(),
 ): Promise<UploadTicket> {
   if (file.size <= 0) throw badRequest('文件是空的，请重新选择');
-  const verdict = ticketRate.hit(`account:${accountId}`);
+  const verdict = await ticketRate.hit(`account:${accountId}`);
   if (!verdict.allowed) throw tooManyRequests(verdict.retryAfter, '上传太频繁，请稍后再试');
   const key = `${INCOMING_PREFIX}/${accountId}-${randomUUID()}/${keyName(file.name)}`;
   const { url, headers } = await storage().presignPut(key, {

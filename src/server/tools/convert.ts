@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { JobView } from '../../lib/tools-types.ts';
 import { TOOL_TASKS } from '../db/schema/index.ts';
-import { conversionProblem, TARGET_FORMATS } from '../engine/convert.ts';
+import { conversionProblem, TARGET_FORMATS, type TargetFormat } from '../engine/convert.ts';
 import { badRequest } from '../http/envelope.ts';
 import type { ToolClient } from './clients.ts';
-import { startJob } from './jobs.ts';
+import { enqueueJob, type JobKind } from './jobs.ts';
 import { MAX_DECODED_FONT_BYTES, toolsPool } from './runtime.ts';
 import { resolveSource, sourceSchema } from './sources.ts';
 
@@ -30,20 +30,24 @@ export async function startConversion(request: z.infer<typeof convertRequest>, c
     const problem = conversionProblem(source.outline, target);
     if (problem) throw badRequest(problem);
   }
-  return startJob(
-    source.stem,
-    async (token, progress) =>
-      toolsPool().run(
-        {
-          kind: 'convert',
-          key: source.key,
-          faceIndex: request.faceIndex ?? 0,
-          targets,
-          outPrefix: `tools/outputs/${token}`,
-          maxSfntBytes: MAX_DECODED_FONT_BYTES,
-        },
-        { lane: 'job', onProgress: progress, client: client.key },
-      ),
-    { client, task: TOOL_TASKS.convert },
-  );
+  const params: ConvertParams = { key: source.key, faceIndex: request.faceIndex ?? 0, targets };
+  return enqueueJob(convertJob, source.stem, params, client);
 }
+
+/** What a queued conversion needs: the font's storage key, which face, which formats. */
+interface ConvertParams {
+  key: string;
+  faceIndex: number;
+  targets: TargetFormat[];
+}
+
+/** Converting a font (task 1), run by a job runner on any node. */
+export const convertJob: JobKind<ConvertParams> = {
+  name: 'convert',
+  task: TOOL_TASKS.convert,
+  run: (params, { outPrefix, progress, client }) =>
+    toolsPool().run(
+      { kind: 'convert', ...params, outPrefix, maxSfntBytes: MAX_DECODED_FONT_BYTES },
+      { lane: 'job', onProgress: progress, client },
+    ),
+};

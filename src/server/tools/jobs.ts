@@ -2,25 +2,26 @@ import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { ZipArchive } from 'archiver';
-import { and, eq, inArray, lt, notInArray } from 'drizzle-orm';
+import { and, eq, gte, lt, notInArray } from 'drizzle-orm';
 import type { JobExtras, JobFile, JobResult, JobView } from '../../lib/tools-types.ts';
+import { clusterBus } from '../cluster/bus.ts';
 import { db } from '../db/client.ts';
-import { jobs, TOOL_TASKS } from '../db/schema/index.ts';
+import { jobs } from '../db/schema/index.ts';
 import { FORMAT_INFO } from '../engine/font-format.ts';
 import { notFound } from '../http/envelope.ts';
 import { log } from '../log.ts';
 import { storage } from '../storage/index.ts';
-import { SITE_CLIENT, type ToolClient } from './clients.ts';
+import { SITE_CLIENT } from './clients.ts';
 import { admitJob } from './limits.ts';
-import { ToolTaskError } from './pool.ts';
 import { toolsTtlMs } from './runtime.ts';
-import type { TaskFile } from './tasks.ts';
+import type { TaskFile } from './task-types.ts';
 
-// Tool jobs. A job is a row of the `jobs` table: the process that runs it writes its state,
-// progress and step as it goes, and any request reads the row, so a job is found after a restart
-// or on another node. Its outputs live in storage under tools/outputs/<token>/ with a
-// manifest.json, so the download links work from any process that shares the storage, until the
-// sweeper removes them. A job whose process died stops being touched and is marked failed.
+// Tool jobs. A job is a row of the `jobs` table, written `queued` with everything needed to run it;
+// a runner on any node claims it (runner.ts) and writes its state, progress and step as it goes,
+// and any request reads the row, so a job is found after a restart or on another node. Its outputs
+// live in storage under tools/outputs/<token>/ with a manifest.json, so the download links work
+// from any process that shares the storage, until the sweeper removes them. A job whose runner
+// died stops being touched: it is queued again once, then failed.
 
 /** Where job outputs live in storage. */
 export const OUTPUTS_PREFIX = 'tools/outputs';
@@ -30,12 +31,6 @@ interface Manifest {
   expiresAt: string;
   files: Array<{ name: string; key: string; mime: string }>;
 }
-
-/** A job waiting or running is touched this often; one untouched for STALE_MS lost its process. */
-const HEARTBEAT_MS = 30_000;
-export const STALE_MS = 2 * 60_000;
-/** Progress is written at most this often (and whenever the step changes). */
-const PROGRESS_WRITE_MS = 200;
 
 const manifestKey = (token: string) => `${OUTPUTS_PREFIX}/${token}/manifest.json`;
 const fileUrl = (token: string, name: string) => `/tools/api/files/${token}/${encodeURIComponent(name)}`;
@@ -59,7 +54,8 @@ export interface JobOutput {
   finish?: (files: JobFile[]) => JobExtras;
 }
 
-type JobRow = typeof jobs.$inferSelect;
+/** A row of the jobs table. */
+export type JobRow = typeof jobs.$inferSelect;
 
 function view(row: JobRow): JobView {
   const result = row.result as JobResult | null;
@@ -74,84 +70,78 @@ function view(row: JobRow): JobView {
   };
 }
 
+/** What a running job is given: where to write its outputs, how to report progress, whose it is. */
+export interface JobContext {
+  /** The storage folder of the job's outputs (tools/outputs/<token>/<attempt>). */
+  outPrefix: string;
+  progress: (progress: number, step: string) => void;
+  /** The client key (clients.ts), so the pool serves clients in turn. */
+  client: string;
+}
+
 /**
- * Starts a job for `client` after the per-client and site limits (limits.ts): `work` runs the task
- * (in the tools pool) and reports progress; when it succeeds the outputs get download names
- * (`<stem>.<ext>`) and, when there are several, a zip. `task` is the job's number (jobs schema).
+ * A kind of job: its name in the queued row, its task number (jobs schema) and how to run it from
+ * its parameters. The parameters are stored as JSON and name fonts by storage key, so a runner on
+ * any node that shares the database and the storage can run the job.
  */
-export async function startJob(
-  stem: string,
-  work: (token: string, progress: (progress: number, step: string) => void, client: ToolClient) => Promise<JobOutput>,
-  options: { client?: ToolClient; task?: number } = {},
-): Promise<JobView> {
-  const client = options.client ?? SITE_CLIENT;
+export interface JobKind<P> {
+  name: string;
+  task: number;
+  run(params: P, context: JobContext): Promise<JobOutput>;
+}
+
+/** The `input` of a queued job row. */
+export interface QueuedInput {
+  kind: string;
+  /** Download name stem of the outputs. */
+  stem: string;
+  /** Names the job's outputs folder and download links (hard to guess, unlike the job id). */
+  token: string;
+  params: unknown;
+}
+
+/** The bus channel that wakes the job runners when a job is queued or put back. */
+export const JOBS_CHANNEL = 'tool_jobs';
+
+/**
+ * Queues a job for `client` after the per-client and site limits (limits.ts): the row holds
+ * everything needed to run it, and the runners (runner.ts) are woken on every node.
+ */
+export async function enqueueJob<P>(kind: JobKind<P>, stem: string, params: P, client = SITE_CLIENT): Promise<JobView> {
   await admitJob(client);
-  const handle = await db();
-  const expiresAt = new Date(Date.now() + toolsTtlMs());
-  const [row] = await handle
+  const input: QueuedInput = { kind: kind.name, stem, token: randomBytes(16).toString('hex'), params };
+  const [row] = await (await db())
     .insert(jobs)
     .values({
-      task: options.task ?? TOOL_TASKS.convert,
+      task: kind.task,
       status: 'queued',
       step: '排队中',
-      input: { stem },
+      input,
       owner: client.key,
       accountId: client.accountId,
-      expiresAt,
+      expiresAt: new Date(Date.now() + toolsTtlMs()),
     })
     .returning();
   if (!row) throw new Error('job row not written');
-  const jobId = row.id;
-  const token = randomBytes(16).toString('hex');
-
-  // Writes are chained so they land in order; the latest progress wins when they come fast.
-  let writes: Promise<unknown> = Promise.resolve();
-  const write = (values: Partial<typeof jobs.$inferInsert>) => {
-    writes = writes
-      .then(() =>
-        handle
-          .update(jobs)
-          .set({ ...values, heartbeatAt: new Date() })
-          .where(eq(jobs.id, jobId)),
-      )
-      .catch((error: unknown) => log().error({ err: error, jobId }, 'job state not written'));
-    return writes;
-  };
-  let percent = 0;
-  let lastStep = '排队中';
-  let lastWrite = 0;
-  let started = false;
-  const progress = (value: number, step: string) => {
-    percent = Math.max(percent, Math.min(99, Math.round(value * 100)));
-    const now = Date.now();
-    if (step === lastStep && now - lastWrite < PROGRESS_WRITE_MS) return;
-    lastStep = step;
-    lastWrite = now;
-    void write({ status: 'running', progress: percent, step, ...(started ? {} : { startedAt: new Date(now) }) });
-    started = true;
-  };
-  const heartbeat = setInterval(() => void write({}), HEARTBEAT_MS);
-  heartbeat.unref();
-
-  void (async () => {
-    try {
-      const output = await work(token, progress, client);
-      const result = await publish(token, stem, output, expiresAt, progress);
-      const bytes = output.files.reduce((sum, file) => sum + file.size, 0);
-      await write({ status: 'done', progress: 100, step: '已完成', result, bytes, finishedAt: new Date() });
-    } catch (error) {
-      let message = '处理失败：字体数据有误或暂不支持，请换一个字体文件再试';
-      if (error instanceof ToolTaskError && error.userFacing) message = error.message;
-      else log().error({ err: error, jobId }, 'tool job failed');
-      await storage()
-        .deleteTree(`${OUTPUTS_PREFIX}/${token}`)
-        .catch(() => {});
-      await write({ status: 'failed', step: '失败', error: message, finishedAt: new Date() });
-    } finally {
-      clearInterval(heartbeat);
-    }
-  })();
+  await wakeRunners();
   return view(row);
+}
+
+/** Tells the runners on every node that a job waits. */
+export async function wakeRunners(): Promise<void> {
+  await clusterBus()
+    .notify(JOBS_CHANNEL, '')
+    .catch((error: unknown) => log().warn({ err: error }, 'job runners not woken; they poll'));
+}
+
+/** Makes the outputs of a finished job downloadable: names, a zip when there are several, the manifest. */
+export async function publishJob(
+  input: QueuedInput,
+  output: JobOutput,
+  expiresAt: Date,
+  progress: (progress: number, step: string) => void,
+): Promise<JobResult> {
+  return publish(input.token, input.stem, output, expiresAt, progress);
 }
 
 async function publish(
@@ -208,22 +198,40 @@ export async function findJob(jobId: string, now = new Date()): Promise<JobView>
   return view(row);
 }
 
+/** A running job not touched for this long lost its runner (killed, restarted or cut off). */
+export const STALE_MS = 2 * 60_000;
+/** A job is claimed at most this often: lost once it is queued again, lost twice it fails. */
+export const MAX_ATTEMPTS = 2;
+
 /**
- * Forgets expired jobs (their files are removed by the sweeper) and fails jobs whose process
- * stopped touching them (it was killed or restarted); answers how many rows changed.
+ * Puts a job whose runner stopped touching it back in the queue (the first time) or fails it (the
+ * second), fails queued jobs that waited past their expiry, and forgets expired finished jobs (the
+ * sweeper removes their files); answers how many rows changed.
  */
 export async function settleJobs(now = new Date()): Promise<number> {
   const handle = await db();
+  const stale = and(eq(jobs.status, 'running'), lt(jobs.heartbeatAt, new Date(now.getTime() - STALE_MS)));
+  const requeued = await handle
+    .update(jobs)
+    .set({ status: 'queued', progress: 0, step: '排队中', heartbeatAt: now })
+    .where(and(stale, lt(jobs.attempts, MAX_ATTEMPTS)))
+    .returning({ id: jobs.id });
   const failed = await handle
     .update(jobs)
-    .set({ status: 'failed', step: '失败', error: '处理被中断（服务器重启），请重新提交', finishedAt: now })
-    .where(and(inArray(jobs.status, ['queued', 'running']), lt(jobs.heartbeatAt, new Date(now.getTime() - STALE_MS))))
+    .set({ status: 'failed', step: '失败', error: '处理中断，请重新提交', finishedAt: now })
+    .where(and(stale, gte(jobs.attempts, MAX_ATTEMPTS)))
+    .returning({ id: jobs.id });
+  const expired = await handle
+    .update(jobs)
+    .set({ status: 'failed', step: '失败', error: '排队时间过长，请重新提交', finishedAt: now })
+    .where(and(eq(jobs.status, 'queued'), lt(jobs.expiresAt, now)))
     .returning({ id: jobs.id });
   const forgotten = await handle
     .delete(jobs)
     .where(and(notInArray(jobs.status, ['queued', 'running']), lt(jobs.expiresAt, now)))
     .returning({ id: jobs.id });
-  return failed.length + forgotten.length;
+  if (requeued.length > 0) await wakeRunners();
+  return requeued.length + failed.length + expired.length + forgotten.length;
 }
 
 /** An output file for download: its name, MIME type and storage key; 404 when unknown or expired. */

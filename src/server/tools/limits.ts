@@ -7,10 +7,11 @@ import { ApiError, tooManyRequests } from '../http/envelope.ts';
 import type { ToolClient } from './clients.ts';
 
 // The tools are shared by everyone, so no one client may hold more than its share: a few jobs at a
-// time, a rate of new jobs and uploads, and a quota of temporary outputs. The pool then serves the
-// clients with waiting jobs in turn (pool.ts), so a flood from one address waits behind itself.
-// Every tool (converter, subset, pixel font, word cloud, identification) starts jobs through
-// startJob, which applies these rules.
+// time, a rate of new jobs and uploads, and a quota of temporary outputs. The runners then claim
+// the queued jobs of clients in turn (runner.ts, claimJob), so a flood from one address waits
+// behind itself. The converter, subset and pixel font queue their jobs through enqueueJob
+// (jobs.ts), which applies these rules. The job counts are read from the database, so they hold
+// across nodes; the rates are counted per node.
 
 /** Jobs one client may have waiting or running at once. */
 export const JOBS_AT_ONCE_PER_CLIENT = 2;

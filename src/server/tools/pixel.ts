@@ -4,7 +4,8 @@ import type { JobView } from '../../lib/tools-types.ts';
 import { TOOL_TASKS } from '../db/schema/index.ts';
 import { badRequest } from '../http/envelope.ts';
 import type { ToolClient } from './clients.ts';
-import { startJob } from './jobs.ts';
+import { enqueueJob, type JobKind } from './jobs.ts';
+import type { pixelFontTask } from './pixel-tasks.ts';
 import { MAX_DECODED_FONT_BYTES, toolsPool } from './runtime.ts';
 import { resolveSource, sourceSchema } from './sources.ts';
 import { MAX_SUBSET_TEXT, requestedCodePoints } from './subset.ts';
@@ -152,28 +153,33 @@ export async function startPixelFont(request: z.infer<typeof pixelFontRequest>, 
   );
   if (covered === 0) throw badRequest('这款字体里没有所选的任何字符，请换一款字体或字符集');
   const { grid } = request.options;
-  return startJob(
-    `${source.stem}-pixel-${grid}`,
-    async (token, progress) => {
-      const result = await toolsPool().run(
-        {
-          kind: 'pixelFont',
-          source: { key: source.key, faceIndex: request.faceIndex ?? 0, maxSfntBytes: MAX_DECODED_FONT_BYTES },
-          options: request.options,
-          codePoints,
-          edits: request.edits,
-          family: request.family,
-          asciiFamily: asciiFamilyOf(request.family, grid),
-          weight: request.weight,
-          outPrefix: `tools/outputs/${token}`,
-        },
-        { lane: 'job', onProgress: progress, client: client.key },
-      );
-      return {
-        files: result.files,
-        extra: { familyName: request.family, keptCount: result.glyphCount, missingCount: result.missing },
-      };
-    },
-    { client, task: TOOL_TASKS.pixelFont },
-  );
+  const params: PixelFontParams = {
+    source: { key: source.key, faceIndex, maxSfntBytes: MAX_DECODED_FONT_BYTES },
+    options: request.options,
+    codePoints,
+    edits: request.edits,
+    family: request.family,
+    asciiFamily: asciiFamilyOf(request.family, grid),
+    weight: request.weight,
+  };
+  return enqueueJob(pixelFontJob, `${source.stem}-pixel-${grid}`, params, client);
 }
+
+/** What a queued pixel font needs: the pixel font task but for where its outputs go. */
+type PixelFontParams = Omit<Parameters<typeof pixelFontTask>[0], 'outPrefix'>;
+
+/** Making a pixel font (task 143), run by a job runner on any node. */
+export const pixelFontJob: JobKind<PixelFontParams> = {
+  name: 'pixelFont',
+  task: TOOL_TASKS.pixelFont,
+  run: async (params, { outPrefix, progress, client }) => {
+    const result = await toolsPool().run(
+      { kind: 'pixelFont', ...params, outPrefix },
+      { lane: 'job', onProgress: progress, client },
+    );
+    return {
+      files: result.files,
+      extra: { familyName: params.family, keptCount: result.glyphCount, missingCount: result.missing },
+    };
+  },
+};

@@ -8,9 +8,14 @@ export const MAX_DECODED_FONT_BYTES = 64 << 20;
 
 let pool: ToolsPool | undefined;
 
+/** Workers of the pool that run jobs (one more is kept for quick checks): as many jobs as run at once here. */
+export function toolsJobWorkers(): number {
+  return env().TOOLS_WORKERS ?? Math.max(1, Math.min(2, os.availableParallelism() - 1));
+}
+
 /** The shared tools worker pool, started on first use. */
 export function toolsPool(): ToolsPool {
-  pool ??= new ToolsPool(env().TOOLS_WORKERS ?? Math.max(1, Math.min(2, os.availableParallelism() - 1)));
+  pool ??= new ToolsPool(toolsJobWorkers());
   return pool;
 }
 

@@ -4,10 +4,10 @@ import { TOOL_TASKS } from '../db/schema/index.ts';
 import { type CoverageSets, coverageSets } from '../engine/charsets.ts';
 import { badRequest } from '../http/envelope.ts';
 import type { ToolClient } from './clients.ts';
-import { startJob } from './jobs.ts';
+import { enqueueJob, type JobKind } from './jobs.ts';
 import { MAX_DECODED_FONT_BYTES, toolsPool } from './runtime.ts';
 import { resolveSource, sourceSchema } from './sources.ts';
-import { SUBSET_FORMATS } from './tasks.ts';
+import { SUBSET_FORMATS, type SubsetFormat } from './tasks.ts';
 
 /** Most characters of text one subset request may carry. */
 export const MAX_SUBSET_TEXT = 20_000;
@@ -80,34 +80,46 @@ export async function startSubset(request: z.infer<typeof subsetRequest>, client
   if (codePoints.length === 0) throw badRequest('请输入要保留的文字或选择字符集');
   const source = await resolveSource(request.source, request.faceIndex ?? 0);
   const formats = [...new Set(request.formats)];
-  return startJob(
-    `${source.stem}-subset`,
-    async (token, progress) => {
-      const result = await toolsPool().run(
-        {
-          kind: 'subset',
-          key: source.key,
-          faceIndex: request.faceIndex ?? 0,
-          codePoints,
-          formats,
-          outPrefix: `tools/outputs/${token}`,
-          maxSfntBytes: MAX_DECODED_FONT_BYTES,
-        },
-        { lane: 'job', onProgress: progress, client: client.key },
-      );
-      const missing = [...result.missing];
-      const familyName = result.familyName || source.stem;
-      return {
-        files: result.files,
-        extra: {
-          familyName,
-          keptCount: result.keptCount,
-          missing: missing.slice(0, MAX_MISSING_SHOWN).join(''),
-          missingCount: missing.length,
-        },
-        finish: (files) => ({ css: fontFaceCss(familyName, files) }),
-      };
-    },
-    { client, task: TOOL_TASKS.subset },
-  );
+  const params: SubsetParams = {
+    key: source.key,
+    faceIndex: request.faceIndex ?? 0,
+    codePoints,
+    formats,
+    fallbackFamily: source.stem,
+  };
+  return enqueueJob(subsetJob, `${source.stem}-subset`, params, client);
 }
+
+/** What a queued subset needs: the font's storage key and face, the characters and formats. */
+interface SubsetParams {
+  key: string;
+  faceIndex: number;
+  codePoints: number[];
+  formats: SubsetFormat[];
+  /** The family name of the CSS when the font names none. */
+  fallbackFamily: string;
+}
+
+/** Making a subset (task 2), run by a job runner on any node. */
+export const subsetJob: JobKind<SubsetParams> = {
+  name: 'subset',
+  task: TOOL_TASKS.subset,
+  run: async ({ fallbackFamily, ...params }, { outPrefix, progress, client }) => {
+    const result = await toolsPool().run(
+      { kind: 'subset', ...params, outPrefix, maxSfntBytes: MAX_DECODED_FONT_BYTES },
+      { lane: 'job', onProgress: progress, client },
+    );
+    const missing = [...result.missing];
+    const familyName = result.familyName || fallbackFamily;
+    return {
+      files: result.files,
+      extra: {
+        familyName,
+        keptCount: result.keptCount,
+        missing: missing.slice(0, MAX_MISSING_SHOWN).join(''),
+        missingCount: missing.length,
+      },
+      finish: (files) => ({ css: fontFaceCss(familyName, files) }),
+    };
+  },
+};

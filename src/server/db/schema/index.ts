@@ -7,6 +7,7 @@ export * from './dictionaries.ts';
 export * from './fonts.ts';
 export * from './jobs.ts';
 export * from './pixel-projects.ts';
+export * from './shared-state.ts';
 export * from './site.ts';
 export * from './submissions.ts';
 export * from './user-data.ts';

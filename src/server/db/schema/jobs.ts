@@ -12,8 +12,9 @@ export const TOOL_TASKS = { convert: 1, subset: 2, pixelFont: 143 } as const;
 
 /**
  * A tool job: the converter (task 1), the subset generator (2) and SPEC's workflow tasks (125
- * unidentified glyphs, 143 pixel font, 146 pixel preview). The worker writes its state, progress and
- * step here as it goes, so any request (after a restart, or on another node) reads the same job.
+ * unidentified glyphs, 143 pixel font, 146 pixel preview). It is written `queued` with everything
+ * needed to run it (`input`: the kind, its storage keys and options), claimed by a runner on any node
+ * (queue.ts), which writes its state, progress and step here as it goes, so any request reads it.
  */
 export const jobs = pgTable(
   'jobs',
@@ -33,7 +34,9 @@ export const jobs = pgTable(
     owner: text('owner').notNull().default(''),
     /** Bytes of the outputs kept in storage until the job expires (the per-client quota). */
     bytes: integer('bytes').notNull().default(0),
-    /** Touched while the job waits or runs; a job not touched for minutes lost its process. */
+    /** How many times a runner has claimed the job; a job lost twice is failed, not queued again. */
+    attempts: integer('attempts').notNull().default(0),
+    /** Touched while a runner runs the job; a running job not touched for minutes lost its runner. */
     heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true }),

@@ -1,0 +1,34 @@
+import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+// State that every node behind the load balancer must see alike (README "Running several nodes").
+// Times come from the services' clock, not from the database's now(), so that tests can move time.
+
+/** One fixed-window counter of a rate limiter: `key` is '<limiter>:<subject>'. */
+export const rateCounters = pgTable('rate_counters', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull(),
+  windowEndsAt: timestamp('window_ends_at', { withTimezone: true }).notNull(),
+});
+
+/** A captcha puzzle handed out and not yet answered: one try per token (it is deleted as it is read). */
+export const captchaPuzzles = pgTable('captcha_puzzles', {
+  token: text('token').primaryKey(),
+  /** Where the hole is, in background pixels. */
+  x: integer('x').notNull(),
+  /** The per-puzzle AES key the answer is encrypted with. */
+  secretKey: text('secret_key').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  /** Which puzzle of the chain this is (1-based), and how many the chain has. */
+  round: integer('round').notNull(),
+  rounds: integer('rounds').notNull(),
+  /** The failure keys of whoever asked for the chain ('ip:…', 'uid:…'). */
+  failureKeys: text('failure_keys').array().notNull(),
+});
+
+/** A passed captcha, usable once by the next action until it expires. */
+export const captchaVerifications = pgTable('captcha_verifications', {
+  value: text('value').primaryKey(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  /** How many puzzles in a row the pass took. */
+  rounds: integer('rounds').notNull(),
+});
