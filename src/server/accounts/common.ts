@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { UserInfo } from '../../contract/accounts.ts';
 import type { AuthContext } from '../auth/context.ts';
-import type { LimitVerdict } from '../auth/rate-limit.ts';
+import type { LimitVerdict } from '../auth/shared-limiter.ts';
 import type { Db } from '../db/client.ts';
 import { accounts, type CodeChannel } from '../db/schema/index.ts';
 import { ApiError, tooManyRequests } from '../http/envelope.ts';

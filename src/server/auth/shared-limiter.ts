@@ -2,7 +2,9 @@ import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import { type Db, db } from '../db/client.ts';
 import { rateCounters } from '../db/schema/index.ts';
 import type { Clock } from './clock.ts';
-import type { LimitVerdict } from './rate-limit.ts';
+
+/** The verdict for one key: allowed, or blocked for `retryAfter` more seconds. */
+export type LimitVerdict = { allowed: true } | { allowed: false; retryAfter: number };
 
 /** A fixed-window counter per key, kept in the database so that every node counts together. */
 export interface SharedLimiter {

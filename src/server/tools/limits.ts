@@ -1,6 +1,6 @@
 import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import { systemClock } from '../auth/clock.ts';
-import { createRateLimiter } from '../auth/rate-limit.ts';
+import { createSharedLimiter } from '../auth/shared-limiter.ts';
 import { db } from '../db/client.ts';
 import { jobs } from '../db/schema/index.ts';
 import { ApiError, tooManyRequests } from '../http/envelope.ts';
@@ -10,8 +10,8 @@ import type { ToolClient } from './clients.ts';
 // time, a rate of new jobs and uploads, and a quota of temporary outputs. The runners then claim
 // the queued jobs of clients in turn (runner.ts, claimJob), so a flood from one address waits
 // behind itself. The converter, subset and pixel font queue their jobs through enqueueJob
-// (jobs.ts), which applies these rules. The job counts are read from the database, so they hold
-// across nodes; the rates are counted per node.
+// (jobs.ts), which applies these rules. The job counts are read from the database and the rates
+// are counted there (rate_counters), so all of them hold across nodes.
 
 /** Jobs one client may have waiting or running at once. */
 export const JOBS_AT_ONCE_PER_CLIENT = 2;
@@ -25,8 +25,18 @@ export const OUTPUT_QUOTA_BYTES = 500 << 20;
 export const MAX_ACTIVE_JOBS = 24;
 
 const TEN_MINUTES = 10 * 60_000;
-const jobRate = createRateLimiter({ limit: JOBS_PER_TEN_MINUTES, windowMs: TEN_MINUTES, clock: systemClock });
-const uploadRate = createRateLimiter({ limit: UPLOADS_PER_TEN_MINUTES, windowMs: TEN_MINUTES, clock: systemClock });
+const jobRate = createSharedLimiter({
+  name: 'tools-jobs',
+  limit: JOBS_PER_TEN_MINUTES,
+  windowMs: TEN_MINUTES,
+  clock: systemClock,
+});
+const uploadRate = createSharedLimiter({
+  name: 'tools-uploads',
+  limit: UPLOADS_PER_TEN_MINUTES,
+  windowMs: TEN_MINUTES,
+  clock: systemClock,
+});
 
 const ACTIVE = ['queued', 'running'] as const;
 
@@ -56,12 +66,12 @@ export async function admitJob(client: ToolClient, now = new Date()): Promise<vo
   if ((site?.active ?? 0) >= MAX_ACTIVE_JOBS) {
     throw new ApiError(503, '503', '当前排队的任务太多，请过几分钟再试', { 'Retry-After': '60' });
   }
-  const verdict = jobRate.hit(client.key);
+  const verdict = await jobRate.hit(client.key);
   if (!verdict.allowed) throw tooManyRequests(verdict.retryAfter, '提交任务太频繁，请稍后再试');
 }
 
 /** Refuses an upload past the client's rate (429 with Retry-After). */
-export function admitUpload(client: ToolClient): void {
-  const verdict = uploadRate.hit(client.key);
+export async function admitUpload(client: ToolClient): Promise<void> {
+  const verdict = await uploadRate.hit(client.key);
   if (!verdict.allowed) throw tooManyRequests(verdict.retryAfter, '上传太频繁，请稍后再试');
 }

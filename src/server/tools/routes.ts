@@ -31,7 +31,7 @@ const jobParams = z.object({ jobId: z.string().max(64).meta({ label: '任务编�
 export function toolRoutes(): Hono {
   const routes = new Hono();
   routes.post('/upload', async (c) => {
-    admitUpload(await toolClient(c));
+    await admitUpload(await toolClient(c));
     return c.json(ok(await receiveUpload(c.req.raw), '上传成功'));
   });
   routes.post('/convert', validate('json', convertRequest), async (c) =>

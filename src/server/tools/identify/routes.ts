@@ -16,7 +16,7 @@ import { findPictureGlyphs, identifyFont, readCharacters } from './service.ts';
 export function identifyRoutes(): Hono {
   const routes = new Hono();
   routes.post('/picture', async (c) => {
-    admitUpload(await toolClient(c));
+    await admitUpload(await toolClient(c));
     return c.json(ok(await receivePicture(c.req.raw), '上传成功'));
   });
   routes.post('/glyphs', validate('json', pictureView), async (c) => {

@@ -63,7 +63,7 @@ export function wordCloudRoutes(): Hono {
     return c.json(ok({ words: await cloudWords(text, limit, await toolClient(c)) }));
   });
   routes.post('/mask', async (c) => {
-    admitUpload(await toolClient(c));
+    await admitUpload(await toolClient(c));
     return c.json(ok(await receiveMask(c.req.raw), '上传成功'));
   });
   routes.post('/', validate('json', cloudRequest), async (c) => {
