@@ -57,8 +57,9 @@ export default defineConfig({
       // Each test's browser names an address of its own in X-Forwarded-For (tests/helpers/e2e-test.ts).
       TRUST_PROXY: 'true',
       // Record numbers and channels as an operator sets them (the defaults show none).
-      // The reviewer of the submission journey and the video journey's editor are editors from registration on.
-      EDITOR_ACCOUNTS: 'reviewer@example.com,video-editor@example.com',
+      // The reviewer of the submission journey, the video journey's editor and the editor of the
+      // custom-font journey are editors from registration on.
+      EDITOR_ACCOUNTS: 'reviewer@example.com,video-editor@example.com,service-editor@example.com',
       SITE_ICP: '京ICP备20260001号-1',
       SITE_PSB: '京公网安备11010502000001号',
       CONTACT_EMAIL: 'hello@font-alliance.example',

@@ -6,7 +6,7 @@ import type { UserInfo } from './accounts.ts';
 import type { PixelProjectSummary } from './tools.ts';
 
 /** The kinds of message a user receives. */
-export const NOTIFICATION_TYPES = ['system', 'review', 'reply', 'announcement'] as const;
+export const NOTIFICATION_TYPES = ['system', 'review', 'service', 'reply', 'announcement'] as const;
 /** One kind of message. */
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -14,6 +14,7 @@ export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export const NOTIFICATION_TYPE_NAMES: Record<NotificationType, string> = {
   system: '系统通知',
   review: '审核进度',
+  service: '定制进度',
   reply: '互动回复',
   announcement: '站内公告',
 };

@@ -70,6 +70,16 @@ export const VIDEO_NAV: NavItem = {
   description: '联盟自制的字体与书写短片：一笔一画看字怎样写成，配有中文字幕。',
 };
 
+/**
+ * The font-creation service (字体定制; dingzhi 定制 "made to order"): brand, handwriting and
+ * ancient-book fonts made for a client. Linked from the home page, the footer and the contact page.
+ */
+export const CUSTOM_FONT_SERVICE: NavItem = {
+  href: '/dingzhi',
+  label: '字体定制',
+  description: '为品牌、个人手迹和古籍整理定制字体：从需求沟通、报价、设计稿到全字库交付。',
+};
+
 /** The user centre's pages (all behind the login guard). */
 export const USER_NAV: NavItem[] = [
   { href: '/user/overview', label: '账户概览', description: '你的收藏、下载、投稿和消息一览。' },
@@ -80,6 +90,11 @@ export const USER_NAV: NavItem[] = [
   { href: '/user/message', label: '消息通知', description: '系统通知、审核进度、留言回复和站内公告。' },
   { href: '/user/submission', label: '我的投稿', description: '投稿作品的审核进度、审核意见和修改记录。' },
   { href: '/user/submit', label: '提交作品', description: '填写字体信息、上传字体文件和样张，提交审核。' },
+  {
+    href: '/user/dingzhi',
+    label: '我的定制',
+    description: '你提交的字体定制需求，每一步的进展、报价和联盟的说明。',
+  },
   {
     href: '/user/signing',
     label: '设计师签约',
@@ -94,6 +109,7 @@ export const USER_NAV: NavItem[] = [
 
 /** Links in the footer's help column. */
 export const FOOTER_LINKS: NavItem[] = [
+  CUSTOM_FONT_SERVICE,
   { href: '/help', label: '帮助中心', description: '' },
   { href: '/license', label: '字体授权说明', description: '' },
   { href: '/freetype', label: '免费商用字体', description: '' },
@@ -106,7 +122,7 @@ export const FOOTER_LINKS: NavItem[] = [
 
 /** The navigation entry for a path, searched through the main, tool and user lists. */
 export function findNavItem(href: string): NavItem | undefined {
-  return [...MAIN_NAV, VIDEO_NAV, ...TOOLS, ...USER_NAV].find((item) => item.href === href);
+  return [...MAIN_NAV, VIDEO_NAV, ...TOOLS, ...USER_NAV, CUSTOM_FONT_SERVICE].find((item) => item.href === href);
 }
 
 /** True when the header item `href` is the current section for `pathname`. */

@@ -10,6 +10,7 @@ import { startAuthStateSweeper } from './auth/state-sweeper.ts';
 import { startPurgeRelay } from './content/changes.ts';
 import { editorRoutes } from './content/editor/routes.ts';
 import { contentRoutes } from './content/routes.ts';
+import { customFontRoutes } from './custom-fonts/routes.ts';
 import { env } from './env.ts';
 import { downloadRoutes } from './fonts/download-routes.ts';
 import { favoriteRoutes } from './fonts/favorite-routes.ts';
@@ -93,6 +94,7 @@ export function createApp(): Hono {
   app.route('/web/api', accountRoutes());
   app.route('/web/api', signingRoutes());
   app.route('/web/api', submissionRoutes());
+  app.route('/web/api', customFontRoutes());
   app.route('/web/api', userCentreRoutes());
   app.route('/web/api', wechatRoutes());
   app.route('/captcha', captchaRoutes());

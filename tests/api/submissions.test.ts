@@ -23,7 +23,7 @@ import { messageRoutes } from '../../src/server/messages/routes.ts';
 import { AGREEMENT, AGREEMENT_SHA256 } from '../../src/server/signing/agreement.ts';
 import { storage } from '../../src/server/storage/index.ts';
 import { fileRoutes } from '../../src/server/storage/routes.ts';
-import { TICKETS_PER_TEN_MINUTES } from '../../src/server/submissions/files.ts';
+import { TICKETS_PER_TEN_MINUTES } from '../../src/server/storage/uploads.ts';
 import { submissionRoutes } from '../../src/server/submissions/routes.ts';
 import { closeToolsPool } from '../../src/server/tools/runtime.ts';
 import { closeSubsetPool, subsetFonts } from '../../src/server/webfont/subset.ts';

@@ -13,6 +13,8 @@ import {
 import {
   accounts,
   articles,
+  customFontRequestFiles,
+  customFontRequests,
   favorites,
   fontFamilies,
   fonts,
@@ -85,6 +87,26 @@ describe('backup and restore', () => {
       .values({ submissionId: submission.id, kind: 'font', fileKey: upload, name: '墨香黑.ttf', size: 4 });
     fs.mkdirSync(path.join(sourceDir, 'storage', path.dirname(upload)), { recursive: true });
     fs.writeFileSync(path.join(sourceDir, 'storage', upload), 'font');
+    const [request] = await db
+      .insert(customFontRequests)
+      .values({
+        accountId: reader.id,
+        organisation: '青禾茶饮',
+        contactName: '周宁',
+        kind: 'brand',
+        charset: 'gb2312',
+        budget: 'tbd',
+        stage: 'quoted',
+        quote: '8 万元',
+      })
+      .returning();
+    if (!request) throw new Error('no request');
+    const attachment = `private/custom-fonts/${reader.id}-a/brand-guide`;
+    await db
+      .insert(customFontRequestFiles)
+      .values({ requestId: request.id, fileKey: attachment, name: '品牌手册.pdf', size: 3, type: 'pdf' });
+    fs.mkdirSync(path.join(sourceDir, 'storage', path.dirname(attachment)), { recursive: true });
+    fs.writeFileSync(path.join(sourceDir, 'storage', attachment), 'pdf');
     fs.mkdirSync(path.join(sourceDir, 'storage', 'tools', 'uploads', 'x'), { recursive: true });
     fs.writeFileSync(path.join(sourceDir, 'storage', 'tools', 'uploads', 'x', 'source'), 'temporary');
     fs.mkdirSync(path.join(sourceDir, 'secrets'));
@@ -93,7 +115,7 @@ describe('backup and restore', () => {
     const archive = path.join(folder('archives'), 'site.tar.gz');
     const manifest: BackupManifest = await backupTo(db, sourceDir, archive);
     expect(manifest.tables['accounts']).toBe(1);
-    expect(manifest.files).toBe(1);
+    expect(manifest.files).toBe(2);
     expect(fs.existsSync(`${archive}.partial`)).toBe(false);
 
     // Another machine: an empty, migrated database and an empty data folder.
@@ -109,6 +131,10 @@ describe('backup and restore', () => {
     expect(restoredSubmission?.uid).toBe(submission.uid);
     expect(restoredSubmission?.design).toEqual(submission.design);
     expect(fs.readFileSync(path.join(targetDir, 'storage', upload), 'utf8')).toBe('font');
+    expect(
+      await target.db.select({ uid: customFontRequests.uid, quote: customFontRequests.quote }).from(customFontRequests),
+    ).toEqual([{ uid: request.uid, quote: '8 万元' }]);
+    expect(fs.readFileSync(path.join(targetDir, 'storage', attachment), 'utf8')).toBe('pdf');
     expect(fs.existsSync(path.join(targetDir, 'storage', 'tools'))).toBe(false);
     expect(fs.readFileSync(path.join(targetDir, 'secrets', 'download-url.key'), 'utf8')).toBe('secret-of-the-site');
 

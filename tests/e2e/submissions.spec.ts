@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from '@playwright/test';
+import type { Browser } from '@playwright/test';
 import { violations } from '../helpers/axe.ts';
-import { openLogin, registerInOpenDialog } from '../helpers/e2e-register.ts';
+import { registeredPage } from '../helpers/e2e-register.ts';
 import { expect, test } from '../helpers/e2e-test.ts';
 import { familyZip, specimenPng } from '../helpers/submissions.ts';
 
@@ -22,13 +22,7 @@ function file(name: string, bytes: Uint8Array): string {
   return where;
 }
 
-async function signedIn(browser: Browser, email: string): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto('/');
-  await openLogin(page);
-  await registerInOpenDialog(page, email, PASSWORD);
-  return page;
-}
+const signedIn = (browser: Browser, email: string) => registeredPage(browser, email, PASSWORD);
 
 test('a font goes from a designer’s upload through review to the library', async ({ browser }) => {
   test.setTimeout(240_000);

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { type Browser, expect, type Page } from '@playwright/test';
 import { findHoleByOutline, handMoves } from './captcha-solver.ts';
+import { newVisitorContext } from './e2e-test.ts';
 
 // The server's data folder (playwright.config.ts), where the local outbox keeps every code.
 const OUTBOX = path.join(process.env['E2E_DATA_DIR'] ?? '', 'outbox');
@@ -128,4 +129,13 @@ export async function registerInOpenDialog(page: Page, email: string, password: 
   await dialog.getByRole('button', { name: '注册', exact: true }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('button', { name: /的账户菜单$/ })).toBeVisible();
+}
+
+/** A page in a browser context of its own, for a person who has just registered with `email`. */
+export async function registeredPage(browser: Browser, email: string, password: string): Promise<Page> {
+  const page = await (await newVisitorContext(browser)).newPage();
+  await page.goto('/');
+  await openLogin(page);
+  await registerInOpenDialog(page, email, password);
+  return page;
 }

@@ -1,8 +1,19 @@
-import { test as base } from '@playwright/test';
+import { type Browser, type BrowserContext, test as base } from '@playwright/test';
 
 export { expect } from '@playwright/test';
 
 let visitors = 0;
+
+/** The next visitor's address, as the site's proxy would forward it. */
+function nextAddress(worker: number): string {
+  visitors += 1;
+  return `10.77.${worker % 250}.${visitors % 250}`;
+}
+
+/** A second browser in a test (a reviewer beside a designer), from an address of its own. */
+export function newVisitorContext(browser: Browser): Promise<BrowserContext> {
+  return browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': nextAddress(test.info().workerIndex + 100) } });
+}
 
 /**
  * Playwright's test, with every test's browser coming from an address of its own: the server runs
@@ -12,8 +23,7 @@ let visitors = 0;
  */
 export const test = base.extend({
   context: async ({ context }, use, testInfo) => {
-    visitors += 1;
-    await context.setExtraHTTPHeaders({ 'X-Forwarded-For': `10.77.${testInfo.workerIndex % 250}.${visitors % 250}` });
+    await context.setExtraHTTPHeaders({ 'X-Forwarded-For': nextAddress(testInfo.workerIndex) });
     await use(context);
   },
 });

@@ -3,6 +3,7 @@
 // made from the routes' own zod schemas, and tests/unit/api-contract.test.ts fails when they are
 // older than the routes, so a field renamed or retyped on the server fails here until the client
 // follows. Client functions in src/api/account.ts and the message board take BodyOf<…> directly.
+import type * as customFonts from '../../src/api/custom-fonts.ts';
 import type * as fontTools from '../../src/api/font-tools.ts';
 import type * as identify from '../../src/api/identify.ts';
 import type * as submissions from '../../src/api/submissions.ts';
@@ -29,4 +30,5 @@ export type ClientBodies = [
   Sends<First<typeof userData.addFavoriteFont>, BodyOf<'/web/api/fontOverride/collection/addFont', 'post'>>,
   Sends<First<typeof userData.deleteFavoriteFont>, BodyOf<'/web/api/fontOverride/collection/deleteFont', 'post'>>,
   Sends<First<typeof userData.signAgreement>, BodyOf<'/web/api/signing', 'post'>>,
+  Sends<First<typeof customFonts.sendCustomFontRequest>, BodyOf<'/web/api/dingzhi/request', 'post'>>,
 ];

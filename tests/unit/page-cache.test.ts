@@ -126,6 +126,15 @@ describe('servePageFromCache', () => {
     expect((await visit('/baike', {}, simple('again'))).headers.get('X-Page-Cache')).toBe('HIT');
   });
 
+  test('a change to the cases also purges /dingzhi, which lists the latest cases', async () => {
+    const simple = (body: string) => async () => new Response(body, { headers: { 'Content-Type': 'text/html' } });
+    await visit('/dingzhi', {}, simple('service'));
+    await visit('/tougao', {}, simple('submissions'));
+    await contentChanged('case');
+    expect((await visit('/dingzhi', {}, simple('again'))).headers.get('X-Page-Cache')).toBe('MISS');
+    expect((await visit('/tougao', {}, simple('again'))).headers.get('X-Page-Cache')).toBe('HIT');
+  });
+
   test('does not keep 404s, pages that set cookies, or a render overtaken by a purge', async () => {
     const notFound = await visit('/news/999999');
     expect(notFound.status).toBe(404);

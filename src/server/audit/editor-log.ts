@@ -40,6 +40,11 @@ export const EDITOR_ACTION_NAMES: Record<string, string> = {
   'submission.accept': '通过投稿',
   'submission.reject': '投稿未通过',
   'submission.publish': '上架投稿',
+  'custom-font.contact': '联系定制客户',
+  'custom-font.quote': '定制需求报价',
+  'custom-font.start': '定制开始制作',
+  'custom-font.deliver': '定制交付',
+  'custom-font.close': '关闭定制需求',
 };
 
 /**

@@ -22,12 +22,20 @@ export const CONTENT_SECTIONS = [
 /** A part of the site whose pages a change can touch. */
 export type ContentSection = (typeof CONTENT_SECTIONS)[number];
 
-/** The cached paths a change in a section makes stale: its list and every detail, home and the sitemap. */
+/** Pages outside a section that show some of it: /dingzhi (字体定制) lists the latest cases. */
+const ALSO_SHOWN: Partial<Record<ContentSection, readonly string[]>> = { case: ['/dingzhi'] };
+
+/**
+ * The cached paths a change in a section makes stale: its list and every detail, home, the sitemap
+ * and the pages that also show the section.
+ */
 export function affectedPaths(section: ContentSection): (pathname: string) => boolean {
   const prefix = `/${section}`;
+  const also = ALSO_SHOWN[section] ?? [];
   return (pathname) =>
     pathname === '/' ||
     pathname === '/sitemap.xml' ||
+    also.includes(pathname) ||
     (section !== 'site' && (pathname === prefix || pathname.startsWith(`${prefix}/`)));
 }
 

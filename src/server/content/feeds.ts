@@ -22,6 +22,7 @@ const STATIC_PATHS = [
   '/tools/wordcloud',
   '/tools/unidentifiedBody',
   '/tougao',
+  '/dingzhi',
   '/contact',
   '/help',
   '/license',

@@ -22,6 +22,7 @@ const ISR_ROUTES: Array<{ pattern: RegExp; params: ReadonlySet<string>; persistQ
   { pattern: /^\/case$/, params: new Set(['current']), persistQueries: true },
   { pattern: /^\/video(\/\d{1,9})?$/, params: new Set(['current']), persistQueries: true },
   { pattern: /^\/tougao$/, params: new Set(), persistQueries: true },
+  { pattern: /^\/dingzhi$/, params: new Set(), persistQueries: true },
   { pattern: /^\/api$/, params: new Set(), persistQueries: true },
   { pattern: /^\/promotion(\/\d{1,9})?$/, params: new Set(['current']), persistQueries: true },
   { pattern: /^\/sitemap\.xml$/, params: new Set(), persistQueries: true },

@@ -66,6 +66,20 @@ export function sendEmailCopies(db: Db, recipients: Recipients, input: CopyInput
   pending.add(work);
 }
 
+/**
+ * Sends one e-mail in the background, beside the stored message it accompanies (the contact
+ * address of a custom-font request): a slow mail server never holds up the write, and a failure
+ * is logged. emailCopiesSent() waits for it too.
+ */
+export function sendEmailInBackground(message: NoticeMessage): void {
+  const sender = authContext().email;
+  const work = sender
+    .send(message)
+    .catch((error: unknown) => log().warn({ err: error, sender: sender.name }, 'An e-mail was not delivered'))
+    .finally(() => pending.delete(work));
+  pending.add(work);
+}
+
 /** Waits for the copies on their way (tests, and shutdown). */
 export async function emailCopiesSent(): Promise<void> {
   while (pending.size > 0) await Promise.all(pending);

@@ -19,7 +19,8 @@ import { ApiError, badRequest, notFound } from '../http/envelope.ts';
 import { notify } from '../messages/notifications.ts';
 import { signingStatus } from '../signing/service.ts';
 import { storage } from '../storage/index.ts';
-import { type CheckedFile, checkUpload, fileView, ownUpload } from './files.ts';
+import { ownUpload } from '../storage/uploads.ts';
+import { type CheckedFile, checkUpload, fileView } from './files.ts';
 import { type Actor, EDITABLE, IllegalMove, MOVES, nextStatus } from './lifecycle.ts';
 
 // A designer's side of submissions: drafts saved step by step, files attached after their checks,

@@ -26,6 +26,20 @@ export async function editorOfToken(
   return { id: found.account.id, nickname: found.account.nickname };
 }
 
+/**
+ * The editor an editing page is for, or where to send the reader instead: a visitor to the login
+ * (and back to `path`), a signed-in account without the role to the editing area's start page,
+ * which says why.
+ */
+export async function editorOfPage(
+  token: string | undefined,
+  path: string,
+): Promise<{ editor: { id: number; nickname: string } } | { redirect: string }> {
+  const editor = await editorOfToken(token);
+  if (editor) return { editor };
+  return { redirect: token ? '/editor' : `/?redirect=${encodeURIComponent(path)}` };
+}
+
 /** A row of the editing area's lists: every status, newest change first. */
 export interface EditorListItem {
   id: number;

@@ -2,6 +2,7 @@
 export * from './accounts.ts';
 export * from './albums.ts';
 export * from './content.ts';
+export * from './custom-fonts.ts';
 export * from './dictionaries.ts';
 export * from './fonts.ts';
 export * from './jobs.ts';

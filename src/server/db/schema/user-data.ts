@@ -38,7 +38,7 @@ export const notifications = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    check('notifications_type_check', sql`${t.type} in ('system', 'review', 'reply', 'announcement')`),
+    check('notifications_type_check', sql`${t.type} in ('system', 'review', 'service', 'reply', 'announcement')`),
     index('notifications_account_type_created_idx').on(t.accountId, t.type, t.createdAt),
     index('notifications_unread_idx').on(t.accountId).where(sql`${t.readAt} is null`),
   ],
