@@ -1,0 +1,290 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { browserEncrypt, findHoleByOutline, humanTrack } from '../helpers/captcha-solver.ts';
+import { createTestDatabaseTarget, TEST_DATABASE_URL, type TestDatabaseTarget } from '../helpers/database.ts';
+import { type S3Server, startS3Server } from '../helpers/s3-server.ts';
+
+// Two web nodes and one worker, as README "Running several nodes" deploys them: `npm start` twice
+// and `npm run worker` once, over one PostgreSQL database and one S3 bucket (a local s3rver), each
+// process with its own DATA_DIR. Runs in the PostgreSQL project only (TEST_DATABASE_URL), from the
+// build `npm test` makes first.
+
+interface Node {
+  name: string;
+  child: ChildProcess;
+  url: string;
+  dataDir: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+const TTF = fs.readFileSync('tests/fixtures/tools/NotoSansSC-Features.ttf');
+const EDITOR = 'cluster-editor@example.com';
+const PASSWORD = 'ink and paper 2026';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls `probe` until it answers something truthy, at most `timeoutMs`. */
+async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe.skipIf(!TEST_DATABASE_URL)('two web nodes and a worker over one PostgreSQL and one bucket', () => {
+  let database: TestDatabaseTarget;
+  let s3: S3Server;
+  let shared: Record<string, string>;
+  let a: Node;
+  let b: Node;
+  let worker: Node;
+  const started: Node[] = [];
+
+  function launch(name: string, script: string, extra: Record<string, string>, ready: RegExp): Promise<Node> {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `font-alliance-${name}-`));
+    const child = spawn(process.execPath, [script], {
+      env: { ...process.env, ...shared, DATA_DIR: dataDir, ...extra },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let text = '';
+    child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const node: Node = {
+      name,
+      child,
+      url: `http://localhost:${extra['PORT'] ?? 0}`,
+      dataDir,
+      output: () => text,
+      exited,
+    };
+    started.push(node);
+    return until(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`${name} stopped:\n${text}`);
+        return ready.test(text) && node;
+      },
+      240_000,
+      `${name} to start:\n${text}`,
+    );
+  }
+
+  const webNode = async (name: string) =>
+    launch(name, 'scripts/start.ts', { PORT: String(await freePort()), TOOLS_RUN_JOBS: 'false' }, /is ready at/);
+
+  beforeAll(async () => {
+    database = await createTestDatabaseTarget();
+    s3 = await startS3Server();
+    shared = {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      FONT_SEED: 'fixtures',
+      MULTI_NODE: 'true',
+      DATABASE_URL: database.options.url ?? '',
+      ...s3.env('site'),
+      DOWNLOAD_URL_SECRET: 'two-nodes-download-secret-of-forty-characters',
+      EDITOR_ACCOUNTS: EDITOR,
+      TOOLS_WORKERS: '1',
+    };
+    // The first node migrates and seeds; the second finds it done.
+    a = await webNode('node-a');
+    [b, worker] = await Promise.all([
+      webNode('node-b'),
+      launch('worker', 'scripts/worker.ts', {}, /Tool job worker is running/),
+    ]);
+  }, 600_000);
+
+  afterAll(async () => {
+    for (const node of started) node.child.kill('SIGKILL');
+    await Promise.all(started.map((node) => node.exited));
+    for (const node of started) fs.rmSync(node.dataDir, { recursive: true, force: true });
+    await s3?.close();
+    await database?.drop();
+  }, 120_000);
+
+  async function json<T>(node: Node, pathname: string, init: RequestInit = {}): Promise<{ status: number; data: T }> {
+    const res = await fetch(`${node.url}${pathname}`, init);
+    const body = (await res.json()) as { data: T; repData?: T };
+    return { status: res.status, data: (body.data ?? body.repData) as T };
+  }
+
+  async function upload(node: Node): Promise<string> {
+    const form = new FormData();
+    form.append('file', new Blob([TTF]), 'font.ttf');
+    const res = await json<{ fileId: string }>(node, '/tools/api/upload', { method: 'POST', body: form });
+    expect(res.status).toBe(200);
+    return res.data.fileId;
+  }
+
+  async function convert(node: Node, fileId: string): Promise<string> {
+    const res = await json<{ jobId: string }>(node, '/tools/api/convert', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ source: { fileId }, formats: ['woff2'] }),
+    });
+    expect(res.status).toBe(200);
+    return res.data.jobId;
+  }
+
+  async function finished(node: Node, jobId: string) {
+    type Job = { state: string; result?: { files: Array<{ url: string; name: string }> }; error?: string };
+    return until(
+      async () => {
+        const res = await json<Job>(node, `/tools/api/jobs/${jobId}`);
+        return res.status === 200 && ['done', 'failed'].includes(res.data.state) && res.data;
+      },
+      120_000,
+      `job ${jobId}`,
+    );
+  }
+
+  /** Solves a puzzle of `node` as a person does (the outline, a hand's drag), trying again after a miss. */
+  async function captcha(node: Node, account?: string): Promise<string> {
+    type Puzzle = Record<string, string>;
+    const post = (pathname: string, body: unknown) =>
+      fetch(`${node.url}${pathname}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((res) => res.json() as Promise<{ repCode: string; repData: Puzzle | null }>);
+    let puzzle = (await post('/captcha/get', { captchaType: 'blockPuzzle', ...(account ? { account } : {}) })).repData;
+    for (let attempt = 1; puzzle && attempt <= 6; attempt += 1) {
+      const x = await findHoleByOutline(puzzle['originalImageBase64'] ?? '', puzzle['jigsawImageBase64'] ?? '');
+      const point = JSON.stringify({ x, y: 5 });
+      const key = puzzle['secretKey'] ?? '';
+      const token = puzzle['token'] ?? '';
+      const checked = await post('/captcha/check', {
+        captchaType: 'blockPuzzle',
+        token,
+        pointJson: browserEncrypt(point, key),
+        trackJson: browserEncrypt(JSON.stringify(humanTrack(x, attempt)), key),
+      });
+      if (checked.repCode === '0000') return browserEncrypt(`${token}---${point}`, key);
+      puzzle =
+        checked.repCode === '6114'
+          ? checked.repData
+          : (await post('/captcha/get', { captchaType: 'blockPuzzle', ...(account ? { account } : {}) })).repData;
+    }
+    throw new Error('captcha not solved');
+  }
+
+  /** The newest code the node's outbox holds for `to`. */
+  function outboxCode(node: Node, to: string): string {
+    const dir = path.join(node.dataDir, 'outbox');
+    const mails = fs
+      .readdirSync(dir)
+      .map((name) => JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as Record<string, string>)
+      .filter((mail) => mail['recipient'] === to)
+      .sort((x, y) => (x['createdAt'] ?? '').localeCompare(y['createdAt'] ?? ''));
+    return mails.at(-1)?.['code'] ?? '';
+  }
+
+  test('a font uploaded on node A converts on the worker, and node B answers the job and serves the file', async () => {
+    const jobId = await convert(a, await upload(a));
+    const job = await finished(b, jobId);
+    expect(job.state).toBe('done');
+    const file = job.result?.files.find((entry) => entry.name.endsWith('.woff2'));
+    const res = await fetch(new URL(file?.url ?? '', b.url), { redirect: 'follow' });
+    expect(res.status).toBe(200);
+    expect(
+      Buffer.from(await res.arrayBuffer())
+        .subarray(0, 4)
+        .toString('latin1'),
+    ).toBe('wOF2');
+  }, 180_000);
+
+  test('an editor’s change on node A shows on node B within 2 s', async () => {
+    // The editor registers on A: the puzzle, the code from A's outbox, the account.
+    const verification = await captcha(a);
+    const sent = await json(a, '/web/api/account/sendCode', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ account: EDITOR, purpose: 'register', captchaVerification: verification }),
+    });
+    expect(sent.status).toBe(200);
+    const code = await until(async () => outboxCode(a, EDITOR), 20_000, 'the code');
+    const registered = await json<{ token: string }>(a, '/web/api/account/register/email', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: EDITOR, code, password: PASSWORD }),
+    });
+    expect(registered.status).toBe(200);
+
+    const LIST = '/web/api/web-wenzhang/selectPage?type=news&current=1&size=10';
+    type List = { records: Array<{ title: string }> };
+    // B has the list in its cache before the change.
+    await json<List>(b, LIST);
+    expect((await fetch(`${b.url}${LIST}`)).headers.get('x-answer-cache')).toBe('HIT');
+
+    const title = `两台服务器之间的更新 ${Date.now()}`;
+    const form = new FormData();
+    for (const [key, value] of Object.entries({
+      kind: 'news',
+      title,
+      summary: '摘要',
+      body: '正文。',
+      action: 'publish',
+    }))
+      form.set(key, value);
+    const saved = await fetch(`${a.url}/web/api/editor/article/new`, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'alliance-authenticate': registered.data.token },
+      body: form,
+    });
+    expect(saved.status).toBe(200);
+    const answered = Date.now();
+    await until(
+      async () => (await json<List>(b, LIST)).data.records.some((record) => record.title === title),
+      5_000,
+      'the new article on node B',
+    );
+    expect(Date.now() - answered).toBeLessThan(2_000);
+  }, 180_000);
+
+  test('five wrong passwords spread over both nodes lock the address out of the account on both', async () => {
+    const account = 'cluster-owner@example.com';
+    const tries: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const node = i % 2 === 0 ? a : b;
+      const res = await json(node, '/web/api/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ account, password: `wrong ${i}`, captchaVerification: await captcha(node, account) }),
+      });
+      tries.push(res.status);
+    }
+    expect(tries).toEqual([401, 401, 401, 401, 401]);
+    for (const node of [a, b]) {
+      const res = await json(node, '/web/api/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ account, password: PASSWORD, captchaVerification: 'none' }),
+      });
+      expect(res.status).toBe(429);
+    }
+  }, 180_000);
+
+  test('a job survives the node that accepted it: node A is killed, the worker finishes, node B answers', async () => {
+    const jobId = await convert(a, await upload(a));
+    a.child.kill('SIGKILL');
+    await a.exited;
+    const job = await finished(b, jobId);
+    expect(job.state).toBe('done');
+    expect(worker.child.exitCode).toBeNull();
+  }, 180_000);
+});
