@@ -1,129 +1,43 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { browserEncrypt, findHoleByOutline, humanTrack } from '../helpers/captcha-solver.ts';
-import { createTestDatabaseTarget, TEST_DATABASE_URL, type TestDatabaseTarget } from '../helpers/database.ts';
-import { type S3Server, startS3Server } from '../helpers/s3-server.ts';
+import { type Cluster, type ClusterNode, startCluster, until } from '../helpers/cluster.ts';
+import { TEST_DATABASE_URL } from '../helpers/database.ts';
 
 // Two web nodes and one worker, as README "Running several nodes" deploys them: `npm start` twice
-// and `npm run worker` once, over one PostgreSQL database and one S3 bucket (a local s3rver), each
-// process with its own DATA_DIR. Runs in the PostgreSQL project only (TEST_DATABASE_URL), from the
-// build `npm test` makes first.
-
-interface Node {
-  name: string;
-  child: ChildProcess;
-  url: string;
-  dataDir: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
+// and `npm run worker` once, over one PostgreSQL database and one S3 bucket (tests/helpers/cluster.ts).
+// Runs in the PostgreSQL project only (TEST_DATABASE_URL), from the build `npm test` makes first.
 
 const TTF = fs.readFileSync('tests/fixtures/tools/NotoSansSC-Features.ttf');
 const EDITOR = 'cluster-editor@example.com';
 const PASSWORD = 'ink and paper 2026';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Polls `probe` until it answers something truthy, at most `timeoutMs`. */
-async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe.skipIf(!TEST_DATABASE_URL)('two web nodes and a worker over one PostgreSQL and one bucket', () => {
-  let database: TestDatabaseTarget;
-  let s3: S3Server;
-  let shared: Record<string, string>;
-  let a: Node;
-  let b: Node;
-  let worker: Node;
-  const started: Node[] = [];
-
-  function launch(name: string, script: string, extra: Record<string, string>, ready: RegExp): Promise<Node> {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `font-alliance-${name}-`));
-    const child = spawn(process.execPath, [script], {
-      env: { ...process.env, ...shared, DATA_DIR: dataDir, ...extra },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let text = '';
-    child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const node: Node = {
-      name,
-      child,
-      url: `http://localhost:${extra['PORT'] ?? 0}`,
-      dataDir,
-      output: () => text,
-      exited,
-    };
-    started.push(node);
-    return until(
-      async () => {
-        if (child.exitCode !== null) throw new Error(`${name} stopped:\n${text}`);
-        return ready.test(text) && node;
-      },
-      240_000,
-      `${name} to start:\n${text}`,
-    );
-  }
-
-  const webNode = async (name: string) =>
-    launch(name, 'scripts/start.ts', { PORT: String(await freePort()), TOOLS_RUN_JOBS: 'false' }, /is ready at/);
+  let cluster: Cluster;
+  let a: ClusterNode;
+  let b: ClusterNode;
+  let worker: ClusterNode;
 
   beforeAll(async () => {
-    database = await createTestDatabaseTarget();
-    s3 = await startS3Server();
-    shared = {
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      FONT_SEED: 'fixtures',
-      MULTI_NODE: 'true',
-      DATABASE_URL: database.options.url ?? '',
-      ...s3.env('site'),
-      DOWNLOAD_URL_SECRET: 'two-nodes-download-secret-of-forty-characters',
-      EDITOR_ACCOUNTS: EDITOR,
-      TOOLS_WORKERS: '1',
-    };
-    // The first node migrates and seeds; the second finds it done.
-    a = await webNode('node-a');
-    [b, worker] = await Promise.all([
-      webNode('node-b'),
-      launch('worker', 'scripts/worker.ts', {}, /Tool job worker is running/),
-    ]);
+    cluster = await startCluster({ webNodes: 2, env: { EDITOR_ACCOUNTS: EDITOR } });
+    [a, b] = cluster.web as [ClusterNode, ClusterNode];
+    worker = cluster.worker;
   }, 600_000);
 
-  afterAll(async () => {
-    for (const node of started) node.child.kill('SIGKILL');
-    await Promise.all(started.map((node) => node.exited));
-    for (const node of started) fs.rmSync(node.dataDir, { recursive: true, force: true });
-    await s3?.close();
-    await database?.drop();
-  }, 120_000);
+  afterAll(() => cluster?.close(), 120_000);
 
-  async function json<T>(node: Node, pathname: string, init: RequestInit = {}): Promise<{ status: number; data: T }> {
+  async function json<T>(
+    node: ClusterNode,
+    pathname: string,
+    init: RequestInit = {},
+  ): Promise<{ status: number; data: T }> {
     const res = await fetch(`${node.url}${pathname}`, init);
     const body = (await res.json()) as { data: T; repData?: T };
     return { status: res.status, data: (body.data ?? body.repData) as T };
   }
 
-  async function upload(node: Node): Promise<string> {
+  async function upload(node: ClusterNode): Promise<string> {
     const form = new FormData();
     form.append('file', new Blob([TTF]), 'font.ttf');
     const res = await json<{ fileId: string }>(node, '/tools/api/upload', { method: 'POST', body: form });
@@ -131,7 +45,7 @@ describe.skipIf(!TEST_DATABASE_URL)('two web nodes and a worker over one Postgre
     return res.data.fileId;
   }
 
-  async function convert(node: Node, fileId: string): Promise<string> {
+  async function convert(node: ClusterNode, fileId: string): Promise<string> {
     const res = await json<{ jobId: string }>(node, '/tools/api/convert', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -141,7 +55,7 @@ describe.skipIf(!TEST_DATABASE_URL)('two web nodes and a worker over one Postgre
     return res.data.jobId;
   }
 
-  async function finished(node: Node, jobId: string) {
+  async function finished(node: ClusterNode, jobId: string) {
     type Job = { state: string; result?: { files: Array<{ url: string; name: string }> }; error?: string };
     return until(
       async () => {
@@ -154,7 +68,7 @@ describe.skipIf(!TEST_DATABASE_URL)('two web nodes and a worker over one Postgre
   }
 
   /** Solves a puzzle of `node` as a person does (the outline, a hand's drag), trying again after a miss. */
-  async function captcha(node: Node, account?: string): Promise<string> {
+  async function captcha(node: ClusterNode, account?: string): Promise<string> {
     type Puzzle = Record<string, string>;
     const post = (pathname: string, body: unknown) =>
       fetch(`${node.url}${pathname}`, {
@@ -184,7 +98,7 @@ describe.skipIf(!TEST_DATABASE_URL)('two web nodes and a worker over one Postgre
   }
 
   /** The newest code the node's outbox holds for `to`. */
-  function outboxCode(node: Node, to: string): string {
+  function outboxCode(node: ClusterNode, to: string): string {
     const dir = path.join(node.dataDir, 'outbox');
     const mails = fs
       .readdirSync(dir)

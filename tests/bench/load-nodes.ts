@@ -1,0 +1,286 @@
+// Load on two nodes: two `npm start` web nodes and one worker over one PostgreSQL database and one
+// bucket (tests/helpers/cluster.ts), and 200 connections for 60 s spread over both, as a load
+// balancer spreads them: pages, list APIs, live previews, logins and writes (readers keeping
+// articles as favourites). Halfway, one node is killed with SIGKILL; like a balancer's retry, a read
+// whose connection fails goes to the other node. Printed: requests, errors, p50/p99 per kind, and
+// the acknowledged writes found in the database afterwards (none may be lost). The reference is
+// the same mix on one node for the first 10 s, in the same run.
+//   TEST_DATABASE_URL=postgres://… node tests/bench/load-nodes.ts   (after npm run build)
+// BENCH_CONNECTIONS (default 200) and BENCH_SECONDS (default 60) change the run.
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import { sql } from 'drizzle-orm';
+import { createSession } from '../../src/server/auth/sessions.ts';
+import { closeDatabase, openDatabase } from '../../src/server/db/client.ts';
+import { browserEncrypt, findHoleByOutline, humanTrack } from '../helpers/captcha-solver.ts';
+import { type ClusterNode, startCluster } from '../helpers/cluster.ts';
+
+const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 200);
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 60);
+const READERS = 400;
+const PASSWORD = 'bench-nodes-Passw0rd';
+if (!process.env['TEST_DATABASE_URL'])
+  throw new Error('Set TEST_DATABASE_URL to a PostgreSQL server the bench may create a database on');
+
+const cluster = await startCluster({ webNodes: 2 });
+const nodes = cluster.web;
+const alive = new Set<ClusterNode>(nodes);
+process.on('exit', () => {
+  for (const node of [...nodes, cluster.worker]) node.child.kill('SIGKILL');
+});
+
+// Readers with sessions, and what they can keep: written straight to the shared database.
+const database = await openDatabase({ url: cluster.databaseUrl, dir: '' });
+const articleIds = (
+  (await database.db.execute(
+    sql`select id from articles where status = 'published' order by id limit 200`,
+  )) as unknown as {
+    rows: Array<{ id: number }>;
+  }
+).rows.map((row) => row.id);
+const tokens: string[] = [];
+for (let i = 0; i < READERS; i += 1) {
+  const inserted = (await database.db.execute(
+    sql`insert into accounts (email) values (${`reader-${i}-${randomUUID().slice(0, 8)}@bench.example`}) returning id`,
+  )) as unknown as { rows: Array<{ id: number }> };
+  const id = inserted.rows[0]?.id ?? 0;
+  tokens.push((await createSession(database.db, id, { clock: Date.now, ttlSeconds: 86_400 })).token);
+}
+const loginAccount = `bench-login-${randomUUID().slice(0, 8)}@bench.example`;
+const { hashPassword } = await import('../../src/server/auth/passwords.ts');
+await database.db.execute(
+  sql`insert into accounts (email, password_hash) values (${loginAccount}, ${await hashPassword(PASSWORD)})`,
+);
+
+const [first] = nodes;
+if (!first) throw new Error('no node');
+const family = (
+  (await (await fetch(`${first.url}/web/api/fontOverride/getFontList?current=1&size=1`)).json()) as {
+    data: { records: Array<{ fontGNo: string; childFontResource: Array<{ fontGNo: string }> }> };
+  }
+).data.records[0];
+const face = family?.childFontResource[0]?.fontGNo ?? family?.fontGNo ?? '';
+const news = articleIds[0];
+const common = [...fs.readFileSync('src/server/engine/data/tongyong-level1.txt', 'utf8').trim()].slice(0, 800);
+const text = () => Array.from({ length: 12 }, () => common[Math.floor(Math.random() * common.length)]).join('');
+
+interface Tally {
+  ok: number;
+  errors: number;
+  retried: number;
+  latencies: number[];
+}
+const tallies = new Map<string, Tally>();
+const tally = (kind: string) => {
+  const found = tallies.get(kind) ?? { ok: 0, errors: 0, retried: 0, latencies: [] };
+  tallies.set(kind, found);
+  return found;
+};
+const acknowledged: Array<{ token: string; articleId: number }> = [];
+const firstErrors: string[] = [];
+
+let turn = 0;
+function pick(): ClusterNode {
+  const list = [...alive];
+  turn += 1;
+  return list[turn % list.length] ?? (nodes[0] as ClusterNode);
+}
+
+/** One request of `kind`, sent as a balancer does: a failed connection of a read goes to another node. */
+async function send(
+  kind: string,
+  request: (base: string) => Promise<Response>,
+  retry: boolean,
+): Promise<Response | undefined> {
+  const entry = tally(kind);
+  const started = performance.now();
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const node = pick();
+    try {
+      const res = await request(node.url);
+      await res.arrayBuffer();
+      entry.latencies.push(performance.now() - started);
+      if (res.status >= 500) {
+        entry.errors += 1;
+        if (firstErrors.length < 5) firstErrors.push(`${kind}: ${res.status}`);
+      } else entry.ok += 1;
+      return res;
+    } catch (error) {
+      if (!alive.has(node) && retry && attempt === 0) {
+        entry.retried += 1;
+        continue;
+      }
+      if (!alive.has(node)) return undefined; // A write to the killed node: never acknowledged.
+      entry.errors += 1;
+      if (firstErrors.length < 5) firstErrors.push(`${kind}: ${(error as Error).message}`);
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** A puzzle solved as a person does, for a login. */
+async function verification(base: string): Promise<string> {
+  const post = (pathname: string, body: unknown) =>
+    fetch(`${base}${pathname}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then((res) => res.json() as Promise<{ repCode: string; repData: Record<string, string> | null }>);
+  let puzzle = (await post('/captcha/get', { captchaType: 'blockPuzzle', account: loginAccount })).repData;
+  for (let attempt = 1; puzzle && attempt <= 4; attempt += 1) {
+    const x = await findHoleByOutline(puzzle['originalImageBase64'] ?? '', puzzle['jigsawImageBase64'] ?? '');
+    const point = JSON.stringify({ x, y: 5 });
+    const key = puzzle['secretKey'] ?? '';
+    const checked = await post('/captcha/check', {
+      captchaType: 'blockPuzzle',
+      token: puzzle['token'],
+      pointJson: browserEncrypt(point, key),
+      trackJson: browserEncrypt(JSON.stringify(humanTrack(x, attempt)), key),
+    });
+    if (checked.repCode === '0000') return browserEncrypt(`${puzzle['token']}---${point}`, key);
+    puzzle =
+      checked.repCode === '6114'
+        ? checked.repData
+        : (await post('/captcha/get', { captchaType: 'blockPuzzle' })).repData;
+  }
+  return '';
+}
+
+const MIX: Array<[string, number, (connection: number) => Promise<unknown>]> = [
+  ['page /news/{id}', 30, () => send('page', (base) => fetch(`${base}/news/${news}`), true)],
+  ['page /font', 10, () => send('page', (base) => fetch(`${base}/font`), true)],
+  [
+    'list API',
+    30,
+    () => send('list API', (base) => fetch(`${base}/web/api/fontOverride/getFontList?current=1&size=24`), true),
+  ],
+  [
+    'preview',
+    15,
+    () =>
+      send(
+        'preview',
+        (base) =>
+          fetch(`${base}/webfont/http`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify([{ gno: face, text: text() }]),
+          }),
+        true,
+      ),
+  ],
+  [
+    'write',
+    14,
+    async (connection) => {
+      const token = tokens[connection % tokens.length] ?? '';
+      const articleId = articleIds[Math.floor(Math.random() * articleIds.length)] ?? 0;
+      const res = await send(
+        'write',
+        (base) =>
+          fetch(`${base}/web/api/favorites/addArt`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'alliance-authenticate': token },
+            body: JSON.stringify({ id: articleId }),
+          }),
+        false,
+      );
+      if (res?.status === 200) acknowledged.push({ token, articleId });
+    },
+  ],
+  [
+    'login',
+    1,
+    async () => {
+      const base = pick().url;
+      const captchaVerification = await verification(base);
+      await send(
+        'login',
+        () =>
+          fetch(`${base}/web/api/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ account: loginAccount, password: PASSWORD, captchaVerification }),
+          }),
+        false,
+      );
+    },
+  ],
+];
+const weights = MIX.reduce((sum, [, weight]) => sum + weight, 0);
+function next(): (connection: number) => Promise<unknown> {
+  let roll = Math.random() * weights;
+  for (const [, weight, run] of MIX) {
+    roll -= weight;
+    if (roll <= 0) return run;
+  }
+  return MIX[0]?.[2] as (connection: number) => Promise<unknown>;
+}
+
+const deadline = Date.now() + SECONDS * 1000;
+const killAt = Date.now() + (SECONDS * 1000) / 2;
+let killedAcknowledgedBefore = 0;
+const killer = setTimeout(() => {
+  const victim = nodes[1];
+  if (!victim) return;
+  alive.delete(victim);
+  killedAcknowledgedBefore = acknowledged.length;
+  victim.child.kill('SIGKILL');
+  console.log(`killed ${victim.name} (SIGKILL) after ${(SECONDS / 2).toFixed(0)} s`);
+}, killAt - Date.now());
+
+console.log(`${CONNECTIONS} connections for ${SECONDS} s over ${nodes.length} nodes (PostgreSQL, s3rver, one worker)`);
+await Promise.all(
+  Array.from({ length: CONNECTIONS }, async (_, connection) => {
+    while (Date.now() < deadline) await next()(connection);
+  }),
+);
+clearTimeout(killer);
+
+const pct = (values: number[], p: number) =>
+  [...values].sort((x, y) => x - y)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] ?? Number.NaN;
+let total = 0;
+let errors = 0;
+for (const [kind, entry] of tallies) {
+  total += entry.ok + entry.errors;
+  errors += entry.errors;
+  console.log(
+    `  ${kind.padEnd(10)} ${String(entry.ok).padStart(7)} ok  ${entry.errors} errors  ${entry.retried} sent again  p50 ${pct(entry.latencies, 50).toFixed(0)} ms  p99 ${pct(entry.latencies, 99).toFixed(0)} ms`,
+  );
+}
+const all = [...tallies.values()].flatMap((entry) => entry.latencies);
+console.log(
+  `  all        ${total} requests, ${(total / SECONDS).toFixed(0)}/s, ${errors} errors, p99 ${pct(all, 99).toFixed(0)} ms`,
+);
+if (firstErrors.length) console.log(`  first errors: ${firstErrors.join('; ')}`);
+
+// Every acknowledged write must be in the database.
+const { createHash } = await import('node:crypto');
+const sessionsOf = new Map<string, number>();
+for (const token of new Set(acknowledged.map((entry) => entry.token))) {
+  const rows = (
+    (await database.db.execute(
+      sql`select account_id from sessions where id = ${createHash('sha256').update(token).digest('hex')}`,
+    )) as unknown as {
+      rows: Array<{ account_id: number }>;
+    }
+  ).rows;
+  sessionsOf.set(token, rows[0]?.account_id ?? 0);
+}
+let lost = 0;
+for (const { token, articleId } of acknowledged) {
+  const found = (
+    (await database.db.execute(
+      sql`select 1 from favorites where account_id = ${sessionsOf.get(token) ?? 0} and article_id = ${articleId} limit 1`,
+    )) as unknown as { rows: unknown[] }
+  ).rows.length;
+  if (!found) lost += 1;
+}
+console.log(
+  `  writes: ${acknowledged.length} acknowledged (${killedAcknowledgedBefore} before the kill), ${lost} missing from the database`,
+);
+await closeDatabase().catch(() => undefined);
+await database.close();
+await cluster.close();
+process.exit(0);
