@@ -50,9 +50,16 @@ async function upload(fields: Upload, token: string | undefined = editorToken) {
   if (picture) form.set('poster', new Blob([picture as Uint8Array<ArrayBuffer>]), 'poster.png');
   const captions = 'captions' in fields ? fields.captions : CAPTIONS;
   if (captions) form.set('captions', new Blob([captions as BlobPart]), 'zh.vtt');
-  const headers: Record<string, string> = { accept: 'application/json' };
+  // The form is sent as its bytes, as a socket delivers them: a body streamed from a FormData by
+  // undici would fail when the server cancels it mid-way (as it does for a file over the limit).
+  const encoded = new Response(form);
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'content-type': encoded.headers.get('content-type') ?? '',
+  };
   if (token) headers['alliance-authenticate'] = token;
-  const res = await h.app.request('/web/api/editor/video', { method: 'POST', headers, body: form });
+  const body = new Uint8Array(await encoded.arrayBuffer());
+  const res = await h.app.request('/web/api/editor/video', { method: 'POST', headers, body });
   return {
     status: res.status,
     body: (await res.json()) as { code: string; message: string; data: { id: number } | null },

@@ -54,10 +54,11 @@ export async function receiveVideoForm(request: Request, maxVideoBytes: number):
       const writes: Promise<unknown>[] = [];
       const reader = request.body?.getReader();
       let failed: Error | undefined;
-      // A refusal stops reading the request at once; the caller removes what was written.
+      // A refusal stops reading the request: the pump below cancels the body once its current read
+      // has returned (cancelling under a pending read makes undici enqueue into a closed stream).
+      // The caller removes what was written.
       const fail = (error: Error) => {
         failed ??= error;
-        reader?.cancel().catch(() => undefined);
         reject(failed);
       };
       parser.on('field', (name, value) => {
@@ -111,6 +112,7 @@ export async function receiveVideoForm(request: Request, maxVideoBytes: number):
         } catch (error) {
           fail(error instanceof ApiError ? error : badRequest('上传没有完成，文件不完整，请重新上传'));
         }
+        if (failed) await reader?.cancel().catch(() => undefined);
       })();
     });
   } catch (error) {
