@@ -2,6 +2,7 @@
 // the same run (a fingerprinted CSS file is the ceiling: the cheapest answer the server gives).
 //   npm start once (to seed the library), stop it, then: node tests/bench/load.ts
 // BENCH_SECONDS (default 8) sets the length of each run, BENCH_CONNECTIONS (default 50) its width.
+// `node tests/bench/load.ts --two-nodes` runs the two-node load instead (tests/bench/load-nodes.ts).
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -23,6 +24,11 @@ interface CannonResult {
 }
 type Cannon = (options: Record<string, unknown>) => Promise<CannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Cannon;
+
+if (process.argv.includes('--two-nodes')) {
+  await import('./load-nodes.ts');
+  process.exit(0);
+}
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 8);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
