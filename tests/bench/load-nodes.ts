@@ -22,7 +22,14 @@ const PASSWORD = 'bench-nodes-Passw0rd';
 if (!process.env['TEST_DATABASE_URL'])
   throw new Error('Set TEST_DATABASE_URL to a PostgreSQL server the bench may create a database on');
 
-const cluster = await startCluster({ webNodes: 2 });
+// Behind a balancer the nodes read the visitor's address from X-Forwarded-For; the logins below
+// come from many visitors, as they would, rather than all from the bench's one address.
+const cluster = await startCluster({ webNodes: 2, env: { TRUST_PROXY: 'true' } });
+// Whatever goes wrong, the processes and the database of the cluster go with the bench.
+process.on('unhandledRejection', (error) => {
+  console.error(error);
+  void cluster.close().finally(() => process.exit(1));
+});
 const nodes = cluster.web;
 const alive = new Set<ClusterNode>(nodes);
 process.on('exit', () => {
@@ -39,14 +46,17 @@ const articleIds = (
   }
 ).rows.map((row) => row.id);
 const tokens: string[] = [];
+const accountOf = new Map<string, number>();
 for (let i = 0; i < READERS; i += 1) {
   const inserted = (await database.db.execute(
     sql`insert into accounts (email) values (${`reader-${i}-${randomUUID().slice(0, 8)}@bench.example`}) returning id`,
   )) as unknown as { rows: Array<{ id: number }> };
   const id = inserted.rows[0]?.id ?? 0;
-  tokens.push((await createSession(database.db, id, { clock: Date.now, ttlSeconds: 86_400 })).token);
+  const { token } = await createSession(database.db, id, { clock: Date.now, ttlSeconds: 86_400 });
+  tokens.push(token);
+  accountOf.set(token, id);
 }
-const loginAccount = `bench-login-${randomUUID().slice(0, 8)}@bench.example`;
+const loginAccount = `bench-login-${randomUUID().slice(0, 8)}@example.com`;
 const { hashPassword } = await import('../../src/server/auth/passwords.ts');
 await database.db.execute(
   sql`insert into accounts (email, password_hash) values (${loginAccount}, ${await hashPassword(PASSWORD)})`,
@@ -91,11 +101,12 @@ async function send(
   kind: string,
   request: (base: string) => Promise<Response>,
   retry: boolean,
+  fixed?: ClusterNode,
 ): Promise<Response | undefined> {
   const entry = tally(kind);
   const started = performance.now();
   for (let attempt = 0; attempt < 2; attempt += 1) {
-    const node = pick();
+    const node = fixed ?? pick();
     try {
       const res = await request(node.url);
       await res.arrayBuffer();
@@ -120,11 +131,11 @@ async function send(
 }
 
 /** A puzzle solved as a person does, for a login. */
-async function verification(base: string): Promise<string> {
+async function verification(base: string, address: string): Promise<string> {
   const post = (pathname: string, body: unknown) =>
     fetch(`${base}${pathname}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
       body: JSON.stringify(body),
     }).then((res) => res.json() as Promise<{ repCode: string; repData: Record<string, string> | null }>);
   let puzzle = (await post('/captcha/get', { captchaType: 'blockPuzzle', account: loginAccount })).repData;
@@ -179,7 +190,7 @@ const MIX: Array<[string, number, (connection: number) => Promise<unknown>]> = [
       const res = await send(
         'write',
         (base) =>
-          fetch(`${base}/web/api/favorites/addArt`, {
+          fetch(`${base}/web/api/favorite/addArt`, {
             method: 'POST',
             headers: { 'content-type': 'application/json', 'alliance-authenticate': token },
             body: JSON.stringify({ id: articleId }),
@@ -187,24 +198,54 @@ const MIX: Array<[string, number, (connection: number) => Promise<unknown>]> = [
         false,
       );
       if (res?.status === 200) acknowledged.push({ token, articleId });
+      else if (res) {
+        // An answer that is not a kept favourite is a failed write, whatever its status.
+        const entry = tally('write');
+        entry.ok -= 1;
+        entry.errors += 1;
+        if (firstErrors.length < 5) firstErrors.push(`write: ${res.status}`);
+      }
     },
   ],
   [
     'login',
     1,
-    async () => {
-      const base = pick().url;
-      const captchaVerification = await verification(base);
-      await send(
-        'login',
-        () =>
-          fetch(`${base}/web/api/login`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ account: loginAccount, password: PASSWORD, captchaVerification }),
-          }),
-        false,
-      );
+    async (connection) => {
+      const address = `10.${(connection >> 8) & 255}.${connection & 255}.${Math.floor(Math.random() * 250) + 1}`;
+      // The puzzle and the login go to one node, as a browser's session does; a node killed under
+      // them sends the person to the other node, as the balancer would.
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const node = pick();
+        try {
+          const captchaVerification = await verification(node.url, address);
+          const res = await send(
+            'login',
+            () =>
+              fetch(`${node.url}/web/api/login`, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+                body: JSON.stringify({ account: loginAccount, password: PASSWORD, captchaVerification }),
+              }),
+            false,
+            node,
+          );
+          if (res && res.status !== 200) {
+            // A refused login (a puzzle not taken, a limit) counts against the run.
+            const entry = tally('login');
+            entry.ok -= 1;
+            entry.errors += 1;
+            if (firstErrors.length < 5) firstErrors.push(`login: ${res.status}`);
+          }
+          return;
+        } catch (error) {
+          if (alive.has(node)) {
+            tally('login').errors += 1;
+            if (firstErrors.length < 5) firstErrors.push(`login: ${(error as Error).message}`);
+            return;
+          }
+          tally('login').retried += 1;
+        }
+      }
     },
   ],
 ];
@@ -256,27 +297,15 @@ console.log(
 if (firstErrors.length) console.log(`  first errors: ${firstErrors.join('; ')}`);
 
 // Every acknowledged write must be in the database.
-const { createHash } = await import('node:crypto');
-const sessionsOf = new Map<string, number>();
-for (const token of new Set(acknowledged.map((entry) => entry.token))) {
-  const rows = (
+const kept = new Set(
+  (
     (await database.db.execute(
-      sql`select account_id from sessions where id = ${createHash('sha256').update(token).digest('hex')}`,
-    )) as unknown as {
-      rows: Array<{ account_id: number }>;
-    }
-  ).rows;
-  sessionsOf.set(token, rows[0]?.account_id ?? 0);
-}
-let lost = 0;
-for (const { token, articleId } of acknowledged) {
-  const found = (
-    (await database.db.execute(
-      sql`select 1 from favorites where account_id = ${sessionsOf.get(token) ?? 0} and article_id = ${articleId} limit 1`,
-    )) as unknown as { rows: unknown[] }
-  ).rows.length;
-  if (!found) lost += 1;
-}
+      // The cluster's database is new: every favourite in it is the bench's.
+      sql`select account_id, article_id from favorites`,
+    )) as unknown as { rows: Array<{ account_id: number; article_id: number }> }
+  ).rows.map((row) => `${row.account_id}:${row.article_id}`),
+);
+const lost = acknowledged.filter(({ token, articleId }) => !kept.has(`${accountOf.get(token)}:${articleId}`)).length;
 console.log(
   `  writes: ${acknowledged.length} acknowledged (${killedAcknowledgedBefore} before the kill), ${lost} missing from the database`,
 );
