@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { createSession } from '../../src/server/auth/sessions.ts';
 import { closeDatabase, openDatabase } from '../../src/server/db/client.ts';
-import { browserEncrypt, findHoleByOutline, humanTrack } from '../helpers/captcha-solver.ts';
+import { type CaptchaPost, solvePuzzle } from '../helpers/captcha-solver.ts';
 import { type ClusterNode, startCluster } from '../helpers/cluster.ts';
 
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 200);
@@ -130,32 +130,15 @@ async function send(
   return undefined;
 }
 
-/** A puzzle solved as a person does, for a login. */
-async function verification(base: string, address: string): Promise<string> {
-  const post = (pathname: string, body: unknown) =>
+/** A puzzle solved as a person does, for a login from `address`. */
+function verification(base: string, address: string): Promise<string> {
+  const post: CaptchaPost = (pathname, body) =>
     fetch(`${base}${pathname}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
       body: JSON.stringify(body),
-    }).then((res) => res.json() as Promise<{ repCode: string; repData: Record<string, string> | null }>);
-  let puzzle = (await post('/captcha/get', { captchaType: 'blockPuzzle', account: loginAccount })).repData;
-  for (let attempt = 1; puzzle && attempt <= 4; attempt += 1) {
-    const x = await findHoleByOutline(puzzle['originalImageBase64'] ?? '', puzzle['jigsawImageBase64'] ?? '');
-    const point = JSON.stringify({ x, y: 5 });
-    const key = puzzle['secretKey'] ?? '';
-    const checked = await post('/captcha/check', {
-      captchaType: 'blockPuzzle',
-      token: puzzle['token'],
-      pointJson: browserEncrypt(point, key),
-      trackJson: browserEncrypt(JSON.stringify(humanTrack(x, attempt)), key),
-    });
-    if (checked.repCode === '0000') return browserEncrypt(`${puzzle['token']}---${point}`, key);
-    puzzle =
-      checked.repCode === '6114'
-        ? checked.repData
-        : (await post('/captcha/get', { captchaType: 'blockPuzzle' })).repData;
-  }
-  return '';
+    }).then((res) => res.json() as ReturnType<CaptchaPost>);
+  return solvePuzzle(post, { account: loginAccount });
 }
 
 const MIX: Array<[string, number, (connection: number) => Promise<unknown>]> = [

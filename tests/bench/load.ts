@@ -13,7 +13,7 @@ import { sql } from 'drizzle-orm';
 import { hashPassword } from '../../src/server/auth/passwords.ts';
 import { closeDatabase, db } from '../../src/server/db/client.ts';
 import { env } from '../../src/server/env.ts';
-import { browserEncrypt, findHoleByOutline, humanTrack } from '../helpers/captcha-solver.ts';
+import { solvePuzzle } from '../helpers/captcha-solver.ts';
 import { printRows } from './bench-site.ts';
 
 interface CannonResult {
@@ -317,29 +317,6 @@ function postJson<T>(url: string, body: unknown, localAddress: string): Promise<
  * drag track; a miss or a second puzzle of a chain is tried again), and answers the verification
  * a login carries.
  */
-async function solveCaptcha(from: string): Promise<string> {
-  type Captcha = { repCode: string; repData: Record<string, string> | null };
-  let got = (await postJson<Captcha>('/captcha/get', { captchaType: 'blockPuzzle' }, from)).repData;
-  for (let attempt = 1; got && attempt <= 4; attempt += 1) {
-    const x = await findHoleByOutline(got['originalImageBase64'] ?? '', got['jigsawImageBase64'] ?? '');
-    const point = JSON.stringify({ x, y: 5 });
-    const secretKey = got['secretKey'] ?? '';
-    const token = got['token'] ?? '';
-    const checked = await postJson<Captcha>(
-      '/captcha/check',
-      {
-        captchaType: 'blockPuzzle',
-        token,
-        pointJson: browserEncrypt(point, secretKey),
-        trackJson: browserEncrypt(JSON.stringify(humanTrack(x, attempt)), secretKey),
-      },
-      from,
-    );
-    if (checked.repCode === '0000') return browserEncrypt(`${token}---${point}`, secretKey);
-    got =
-      checked.repCode === '6114'
-        ? checked.repData
-        : (await postJson<Captcha>('/captcha/get', { captchaType: 'blockPuzzle' }, from)).repData;
-  }
-  throw new Error('captcha not solved in four tries');
+function solveCaptcha(from: string): Promise<string> {
+  return solvePuzzle((pathname, body) => postJson(pathname, body, from));
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { browserEncrypt, findHoleByOutline, humanTrack } from '../helpers/captcha-solver.ts';
+import { type CaptchaPost, solvePuzzle } from '../helpers/captcha-solver.ts';
 import { type Cluster, type ClusterNode, startCluster, until } from '../helpers/cluster.ts';
 import { TEST_DATABASE_URL } from '../helpers/database.ts';
 
@@ -69,32 +69,13 @@ describe.skipIf(!TEST_DATABASE_URL)('two web nodes and a worker over one Postgre
 
   /** Solves a puzzle of `node` as a person does (the outline, a hand's drag), trying again after a miss. */
   async function captcha(node: ClusterNode, account?: string): Promise<string> {
-    type Puzzle = Record<string, string>;
-    const post = (pathname: string, body: unknown) =>
+    const post: CaptchaPost = (pathname, body) =>
       fetch(`${node.url}${pathname}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
-      }).then((res) => res.json() as Promise<{ repCode: string; repData: Puzzle | null }>);
-    let puzzle = (await post('/captcha/get', { captchaType: 'blockPuzzle', ...(account ? { account } : {}) })).repData;
-    for (let attempt = 1; puzzle && attempt <= 6; attempt += 1) {
-      const x = await findHoleByOutline(puzzle['originalImageBase64'] ?? '', puzzle['jigsawImageBase64'] ?? '');
-      const point = JSON.stringify({ x, y: 5 });
-      const key = puzzle['secretKey'] ?? '';
-      const token = puzzle['token'] ?? '';
-      const checked = await post('/captcha/check', {
-        captchaType: 'blockPuzzle',
-        token,
-        pointJson: browserEncrypt(point, key),
-        trackJson: browserEncrypt(JSON.stringify(humanTrack(x, attempt)), key),
-      });
-      if (checked.repCode === '0000') return browserEncrypt(`${token}---${point}`, key);
-      puzzle =
-        checked.repCode === '6114'
-          ? checked.repData
-          : (await post('/captcha/get', { captchaType: 'blockPuzzle', ...(account ? { account } : {}) })).repData;
-    }
-    throw new Error('captcha not solved');
+      }).then((res) => res.json() as ReturnType<CaptchaPost>);
+    return solvePuzzle(post, account ? { account } : {}, 6);
   }
 
   /** The newest code the node's outbox holds for `to`. */

@@ -147,3 +147,34 @@ export function browserEncrypt(plain: string, key: string): string {
     padding: CryptoJS.pad.Pkcs7,
   }).toString();
 }
+
+/** A POST of the captcha protocol, however a caller reaches the server (headers, address, app). */
+export type CaptchaPost = (
+  path: '/captcha/get' | '/captcha/check',
+  body: Record<string, unknown>,
+) => Promise<{ repCode: string; repData: Record<string, string> | null }>;
+
+/**
+ * Solves a puzzle over HTTP as a person with a browser does: finds the hole by its outline, sends a
+ * hand's drag track, follows a chain (6114) and takes a new puzzle after a miss, up to `tries`
+ * puzzles. Answers the verification the next action carries. `asker` goes with every `get`.
+ */
+export async function solvePuzzle(post: CaptchaPost, asker: Record<string, string> = {}, tries = 4): Promise<string> {
+  const get = async () => (await post('/captcha/get', { captchaType: 'blockPuzzle', ...asker })).repData;
+  let puzzle = await get();
+  for (let attempt = 1; puzzle && attempt <= tries; attempt += 1) {
+    const x = await findHoleByOutline(puzzle['originalImageBase64'] ?? '', puzzle['jigsawImageBase64'] ?? '');
+    const point = JSON.stringify({ x, y: 5 });
+    const key = puzzle['secretKey'] ?? '';
+    const token = puzzle['token'] ?? '';
+    const checked = await post('/captcha/check', {
+      captchaType: 'blockPuzzle',
+      token,
+      pointJson: browserEncrypt(point, key),
+      trackJson: browserEncrypt(JSON.stringify(humanTrack(x, attempt)), key),
+    });
+    if (checked.repCode === '0000') return browserEncrypt(`${token}---${point}`, key);
+    puzzle = checked.repCode === '6114' ? checked.repData : await get();
+  }
+  throw new Error(`captcha not solved in ${tries} puzzles`);
+}
