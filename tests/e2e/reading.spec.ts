@@ -6,12 +6,45 @@ async function shiftsOf(page: import('@playwright/test').Page, path: string): Pr
   await page.goto(path, { waitUntil: 'networkidle' });
   for (let i = 0; i < 6; i++) {
     await page.mouse.wheel(0, 800);
-    await page.waitForTimeout(150);
+    await imagesInViewSettled(page);
   }
-  // Images near the viewport load within the throttle; give the last ones time to arrive.
-  await page.waitForLoadState('networkidle');
-  await page.waitForTimeout(300);
   return page.evaluate(() => (window as unknown as { __shift: number }).__shift);
+}
+
+/**
+ * Waits until the scroll ends and every image on screen (and the next screen, which lazy loading fetches ahead) has
+ * arrived or failed, then two frames so the layout shifts it caused are reported.
+ */
+async function imagesInViewSettled(page: import('@playwright/test').Page): Promise<void> {
+  // The wheel's scroll goes on after the event: wait until the page stands still for a few frames.
+  await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        let last = -1;
+        let still = 0;
+        const tick = () => {
+          still = window.scrollY === last ? still + 1 : 0;
+          last = window.scrollY;
+          if (still >= 3) resolve(null);
+          else requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      }),
+  );
+  await page.waitForFunction(
+    () =>
+      [...document.images]
+        .filter((image) => {
+          const box = image.getBoundingClientRect();
+          return box.bottom > 0 && box.top < window.innerHeight * 2 && box.width > 0;
+        })
+        .every((image) => image.complete),
+    undefined,
+    { timeout: 15_000 },
+  );
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(null)))),
+  );
 }
 
 test.describe('reading lists', () => {
