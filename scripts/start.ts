@@ -1,10 +1,12 @@
 // Serves the whole site from one process: checks the configuration, builds what is missing,
-// migrates and seeds the database, then listens. `npm start` runs this on the pinned Node 24.
+// migrates and seeds the database, then listens and seeds the rest of the font library in the
+// background. `npm start` runs this on the pinned Node 24.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { closeDatabase, database } from '../src/server/db/client.ts';
+import { seedLibraryInBackground } from '../src/server/db/seed/background.ts';
 import { seedAll } from '../src/server/db/seed/index.ts';
 import { EnvError, env } from '../src/server/env.ts';
 import { withAnswerCache } from '../src/server/http/answer-cache.ts';
@@ -64,14 +66,18 @@ async function main(): Promise<void> {
   await warmFontLibrary(self);
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   console.log(`${config.SITE_TITLE} is ready at http://${shownHost}:${config.PORT}`);
+  // The families not needed by the first pages arrive while the site is served; pages show each at once.
+  const library = seedLibraryInBackground();
 
-  onStopSignal((signal) => {
+  onStopSignal(async (signal) => {
     console.log(`Received ${signal}, closing…`);
     server.close();
     server.closeIdleConnections();
     // Requests still running get a few seconds; the database is checkpointed and closed either way.
     const force = setTimeout(() => server.closeAllConnections(), 5_000);
     force.unref();
+    // A family being indexed is taken back before the database closes; it is seeded on the next start.
+    await library.stop();
   });
 }
 

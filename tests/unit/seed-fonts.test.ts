@@ -8,7 +8,8 @@ import { eq } from 'drizzle-orm';
 import * as tar from 'tar';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fontDicts, fontFamilies, fonts } from '../../src/server/db/schema/index.ts';
-import { type CatalogueEntry, FONT_CATALOGUE } from '../../src/server/db/seed/font-catalogue.ts';
+import { readContentFiles } from '../../src/server/db/seed/content-files.ts';
+import { type CatalogueEntry, FONT_CATALOGUE, libraryParts } from '../../src/server/db/seed/font-catalogue.ts';
 import { type SeedFontsProgress, seedFonts } from '../../src/server/db/seed/fonts.ts';
 import { resetEnv } from '../../src/server/env.ts';
 import { LocalStorage } from '../../src/server/storage/index.ts';
@@ -225,5 +226,19 @@ describe('seedFonts from a registry', () => {
     expect(result.failed).toEqual([{ gno: 'tampered', error: expect.stringMatching(/integrity/) }]);
     expect(fs.readdirSync(path.join(dataDir, 'cache/npm'))).toEqual([]);
     expect(await database.db.select().from(fontFamilies).where(eq(fontFamilies.gno, 'tampered'))).toEqual([]);
+  });
+});
+
+describe('the registry catalogue', () => {
+  test('seeds every family the site content names before the server answers', async () => {
+    // Content is seeded before the background families arrive: a font it names must be there already.
+    const first = new Set(libraryParts('registry').first.map((entry) => entry.gno));
+    const { files, errors } = await readContentFiles();
+    expect(errors).toEqual([]);
+    const named = files.flatMap((file) => file.fonts.map((gno) => ({ file: `${file.kind}/${file.slug}`, gno })));
+    expect(named.length).toBeGreaterThan(0);
+    const family = (gno: string) =>
+      FONT_CATALOGUE.find((entry) => gno === entry.gno || gno.startsWith(`${entry.gno}-`))?.gno ?? gno;
+    expect(named.filter(({ gno }) => !first.has(family(gno)))).toEqual([]);
   });
 });

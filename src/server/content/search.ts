@@ -97,6 +97,11 @@ export async function searchIndex(database?: Db): Promise<SearchIndex> {
   return (await slot.building).index;
 }
 
+/** Whether searches now use an index built since the last change (not the previous one, while it is rebuilt). */
+export function isSearchIndexCurrent(): boolean {
+  return (globalThis as Slot)[SLOT]?.built?.version === searchIndexVersion();
+}
+
 /** A search result, with HTML in which only <mark> is markup. */
 export interface SearchResult {
   type: SearchType;

@@ -10,7 +10,7 @@ import { listCases } from './cases.ts';
 import { myBoardMessages, saveBoardMessage } from './contact-board.ts';
 import { getHomeData } from './home.ts';
 import { idParam, optionalText } from './params.ts';
-import { searchContent, suggestKeywords } from './search.ts';
+import { isSearchIndexCurrent, searchContent, suggestKeywords } from './search.ts';
 import { SEARCH_TYPES } from './search-index.ts';
 import { getPromotion, listAds, listColumns, listContributeTemplates, listPromotions } from './site-blocks.ts';
 
@@ -93,7 +93,12 @@ export function contentSiteRoutes(options: ContentSiteRouteOptions = {}): Hono {
     '/web-findAll/getByParameter',
     cachedRead({ tags: [EVERY_SECTION] }),
     validate('query', searchQuery),
-    async (c) => c.json(ok(await searchContent(c.req.valid('query')))),
+    async (c) => {
+      const page = await searchContent(c.req.valid('query'));
+      // An answer from the previous index, while it is rebuilt, is not kept: the next search finds the change.
+      if (!isSearchIndexCurrent()) c.header('Cache-Control', 'no-store');
+      return c.json(ok(page));
+    },
   );
   routes.get('/fontOverride/home/getData', cachedRead({ tags: [EVERY_SECTION] }), async (c) =>
     c.json(ok(await getHomeData())),

@@ -175,7 +175,13 @@ export function cachedRead(options: CachedReadOptions): MiddlewareHandler {
     const ticket = cache.ticket(options.tags);
     await next();
     const type = c.res.headers.get('Content-Type') ?? '';
-    if (c.res.status !== 200 || !type.startsWith('application/json') || c.res.headers.has('Set-Cookie')) return;
+    if (
+      c.res.status !== 200 ||
+      !type.startsWith('application/json') ||
+      c.res.headers.has('Set-Cookie') ||
+      c.res.headers.get('Cache-Control')?.includes('no-store')
+    )
+      return;
     const compressed = await compressBody(Buffer.from(await c.res.arrayBuffer()));
     const onHit = options.onHit;
     const entry: CachedAnswer = {

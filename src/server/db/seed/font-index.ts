@@ -53,11 +53,19 @@ function safeFileName(file: string): string {
 
 /**
  * Reads each font of a family one at a time (parse, hash, store), yielding to the event loop
- * between fonts so that requests keep being answered while a large family is indexed.
+ * between fonts so that requests keep being answered while a large family is indexed. Each key
+ * stored is added to `stored` as it is written, so that a caller can take the files back when
+ * the family fails; `signal` stops between fonts.
  */
-export async function indexFaces(entry: CatalogueEntry, files: FamilyFiles, store: Storage): Promise<IndexedFace[]> {
+export async function indexFaces(
+  entry: CatalogueEntry,
+  files: FamilyFiles,
+  store: Storage,
+  { stored = [], signal }: { stored?: string[]; signal?: AbortSignal | undefined } = {},
+): Promise<IndexedFace[]> {
   const faces: IndexedFace[] = [];
   for (const file of files.fonts) {
+    signal?.throwIfAborted();
     const bytes = new Uint8Array(await fsp.readFile(file));
     const meta = readFontMetadata(bytes);
     const gno = childGno(entry.gno, meta);
@@ -65,6 +73,7 @@ export async function indexFaces(entry: CatalogueEntry, files: FamilyFiles, stor
     if (twin) throw new Error(`${path.basename(file)} has the same weight and style as ${twin.fileKey} (${gno})`);
     const fileKey = `fonts/${entry.gno}/${safeFileName(file)}`;
     const hash = await sha256(bytes);
+    stored.push(fileKey);
     await store.put(fileKey, bytes);
     faces.push({ gno, meta, weight: meta.weight, italic: meta.italic, fileKey, fileSize: bytes.length, sha256: hash });
     await yieldToEventLoop();
@@ -163,6 +172,20 @@ export async function saveFamily(
     return stale.map((font) => font.fileKey).filter((key) => !keptKeys.has(key));
   });
   for (const key of staleKeys) await store.delete(key);
+}
+
+/**
+ * Deletes the stored files that no font row names: what a family that failed before its rows were
+ * written had put. Files of an earlier version that rows still name are kept.
+ */
+export async function discardUnsavedFiles(db: Db, store: Storage, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  const named = await db
+    .select({ fileKey: fonts.fileKey })
+    .from(fonts)
+    .where(inArray(fonts.fileKey, [...keys]));
+  const keep = new Set(named.map((row) => row.fileKey));
+  for (const key of keys) if (!keep.has(key)) await store.delete(key);
 }
 
 /**

@@ -68,16 +68,18 @@ async function downloadOnce(
   target: string,
   integrity: string,
   onBytes: (n: number) => void,
+  stop: AbortSignal | undefined,
 ): Promise<void> {
   const { algorithm, digest } = parseIntegrity(integrity);
   const controller = new AbortController();
+  const signal = stop ? AbortSignal.any([controller.signal, stop]) : controller.signal;
   let idle = setTimeout(
     () => controller.abort(new Error(`No data from ${url} for ${IDLE_TIMEOUT_MS} ms`)),
     IDLE_TIMEOUT_MS,
   );
   const temp = `${target}.${randomUUID()}.part`;
   try {
-    const response = await fetch(url, { signal: controller.signal });
+    const response = await fetch(url, { signal });
     if (!response.ok || !response.body) throw new Error(`GET ${url} answered ${response.status}`);
     const hash = createHash(algorithm);
     const meter = new Transform({
@@ -109,6 +111,8 @@ export async function ensureTarball(options: {
   cacheDir: string;
   registry: string;
   onBytes?: (n: number) => void;
+  /** Abandons the download (no retry). */
+  signal?: AbortSignal | undefined;
 }): Promise<{ file: string; downloaded: boolean }> {
   const { source, cacheDir } = options;
   const file = tarballCachePath(cacheDir, source);
@@ -119,16 +123,22 @@ export async function ensureTarball(options: {
   for (let attempt = 1; attempt <= DOWNLOAD_ATTEMPTS; attempt++) {
     let received = 0;
     try {
-      await downloadOnce(url, file, source.integrity, (n) => {
-        received += n;
-        options.onBytes?.(n);
-      });
+      await downloadOnce(
+        url,
+        file,
+        source.integrity,
+        (n) => {
+          received += n;
+          options.onBytes?.(n);
+        },
+        options.signal,
+      );
       return { file, downloaded: true };
     } catch (error) {
       lastError = error;
       // Take back the bytes of the failed attempt so that progress stays truthful.
       options.onBytes?.(-received);
-      if (error instanceof IntegrityError || attempt === DOWNLOAD_ATTEMPTS) break;
+      if (error instanceof IntegrityError || options.signal?.aborted || attempt === DOWNLOAD_ATTEMPTS) break;
       await delay(1000 * 2 ** (attempt - 1));
     }
   }

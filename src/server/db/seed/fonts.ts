@@ -7,7 +7,7 @@ import { storage as configuredStorage, type Storage } from '../../storage/index.
 import { db as configuredDb, type Db } from '../client.ts';
 import { type CatalogueEntry, FIXTURE_CATALOGUE, FONT_CATALOGUE } from './font-catalogue.ts';
 import { seedFontDicts } from './font-dicts.ts';
-import { indexFaces, isFamilySeeded, type SourceStamp, saveFamily } from './font-index.ts';
+import { discardUnsavedFiles, indexFaces, isFamilySeeded, type SourceStamp, saveFamily } from './font-index.ts';
 import {
   ensureTarball,
   extractFontFiles,
@@ -40,6 +40,10 @@ export interface SeedFontsOptions {
   catalogue?: readonly CatalogueEntry[];
   /** Defaults to tests/fixtures/fonts under the working directory. */
   fixturesDir?: string;
+  /** Hears each family once its rows are written (to show it at once); awaited before the next one. */
+  onFamilySeeded?: (gno: string) => Promise<void> | void;
+  /** Ends the run between fonts: the family being indexed is taken back, the rest are left for later. */
+  signal?: AbortSignal;
 }
 
 /** What a run did; a family that failed is reported, not thrown, so the others still get seeded. */
@@ -130,7 +134,9 @@ export async function seedFonts(options: SeedFontsOptions): Promise<SeedFontsRes
   };
 
   for (const { entry, stamp } of pending) {
+    if (options.signal?.aborted) break;
     const started = performance.now();
+    const stored: string[] = [];
     const workDir = path.join(config.dataDir, 'cache', 'tmp', `${entry.gno}-${randomUUID()}`);
     progress.gno = entry.gno;
     try {
@@ -142,6 +148,7 @@ export async function seedFonts(options: SeedFontsOptions): Promise<SeedFontsRes
           source: entry.source,
           cacheDir,
           registry: config.NPM_REGISTRY,
+          signal: options.signal,
           onBytes: (n) => {
             progress.bytesDone += n;
             // A cached copy that looked whole but failed its check is downloaded after all.
@@ -158,14 +165,20 @@ export async function seedFonts(options: SeedFontsOptions): Promise<SeedFontsRes
         report(true);
         files = await readFixtureFiles(path.join(fixturesDir, entry.source.dir));
       }
-      const faces = await indexFaces(entry, files, store);
+      const faces = await indexFaces(entry, files, store, { stored, signal: options.signal });
       await saveFamily(database, store, entry, stamp, files, faces);
+      stored.length = 0;
       result.seeded.push(entry.gno);
       log().debug(
         { gno: entry.gno, fonts: faces.length, ms: Math.round(performance.now() - started) },
         'font family seeded',
       );
     } catch (error) {
+      // Files stored before the failure would outlive the family that never got its rows.
+      await discardUnsavedFiles(database, store, stored).catch((cleanup: unknown) =>
+        log().error({ gno: entry.gno, err: cleanup }, 'files of a font family not seeded could not be removed'),
+      );
+      if (options.signal?.aborted) break;
       const message = error instanceof Error ? error.message : String(error);
       result.failed.push({ gno: entry.gno, error: message });
       log().warn({ gno: entry.gno, err: error }, 'font family could not be seeded');
@@ -174,6 +187,7 @@ export async function seedFonts(options: SeedFontsOptions): Promise<SeedFontsRes
       progress.familiesDone++;
       report(true);
     }
+    if (result.seeded.at(-1) === entry.gno) await options.onFamilySeeded?.(entry.gno);
   }
   return result;
 }

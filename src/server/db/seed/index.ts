@@ -2,6 +2,7 @@ import { contentChanged } from '../../content/changes.ts';
 import { env } from '../../env.ts';
 import { log } from '../../log.ts';
 import { seedContent } from './content-seed.ts';
+import { libraryParts } from './font-catalogue.ts';
 import { seedFonts } from './fonts.ts';
 import { seedVideos } from './videos.ts';
 
@@ -12,8 +13,9 @@ export interface SeedProgress {
 }
 
 /**
- * Brings the database to a usable state on start: the font dictionary and the library fonts
- * (FONT_SEED), then the site's own content (articles, albums, cases, site tables). Every step is
+ * Brings the database to a usable state on start: the font dictionary and the library's first
+ * families (FONT_SEED), then the site's own content (articles, albums, cases, site tables). The
+ * rest of the library follows once the server answers (seedLibraryInBackground). Every step is
  * idempotent, so later starts only check and move on.
  */
 export async function seedAll({ progress }: { progress: SeedProgress }): Promise<void> {
@@ -22,6 +24,7 @@ export async function seedAll({ progress }: { progress: SeedProgress }): Promise
   const started = Date.now();
   const result = await seedFonts({
     source,
+    catalogue: libraryParts(source).first,
     onProgress: (report) => {
       if (report.phase === 'download') {
         progress.update(`Downloading fonts (${report.gno})`, report.bytesDone, report.bytesTotal, 'bytes');
