@@ -43,7 +43,7 @@ export const TOOLS: NavItem[] = [
 /** The header navigation, in order. */
 export const MAIN_NAV: NavItem[] = [
   { href: '/', label: '首页', description: '造字联盟官网首页。' },
-  { href: '/font', label: '字体库', description: '浏览联盟收录的中文字体，按风格、字重和授权筛选，在线预览与下载。' },
+  { href: '/font', label: '字体库', description: '浏览联盟收录的中日文字体，按风格、字重和授权筛选，在线预览与下载。' },
   { href: '/album', label: '专辑', description: '按风格和主题整理的字体专辑：读一篇导语，认识一组气质相近的字体。' },
   {
     href: '/heji',

@@ -1,10 +1,13 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { type Database, type Db, openDatabase } from '../../src/server/db/client.ts';
+import { type Database, type Db, MIGRATIONS_DIR, openDatabase } from '../../src/server/db/client.ts';
 import type { fontFamilies, fonts } from '../../src/server/db/schema/index.ts';
 
 /**
@@ -16,7 +19,7 @@ export const TEST_DATABASE_URL: string | undefined = process.env['TEST_DATABASE_
 /** Where a test database lives and how to get rid of it. */
 export interface TestDatabaseTarget {
   /** The options to pass to openDatabase; open them as often as a test needs. */
-  options: { url?: string; dir: string };
+  options: { url?: string; dir: string; loadDataDir?: Blob };
   /** Removes the database (PostgreSQL) or its folder (PGlite). */
   drop(): Promise<void>;
 }
@@ -24,6 +27,33 @@ export interface TestDatabaseTarget {
 /** A migrated database for one suite, removed again by `close()`. */
 export interface TestDatabase extends Database {
   target: TestDatabaseTarget;
+}
+
+/**
+ * A PGlite data folder with every committed migration applied, made once per machine and kept in
+ * the temporary folder under a name that changes with the migrations and PGlite's version. Each
+ * suite starts its in-memory database from it instead of running initdb and the migrations again.
+ */
+async function migratedTemplate(): Promise<Blob> {
+  const pglite = fs.readFileSync(path.join(process.cwd(), 'node_modules/@electric-sql/pglite/package.json'));
+  const files = fs.readdirSync(MIGRATIONS_DIR, { recursive: true, encoding: 'utf8' }).sort();
+  const hash = createHash('sha256').update(pglite);
+  for (const file of files) {
+    const full = path.join(MIGRATIONS_DIR, file);
+    if (fs.statSync(full).isFile()) hash.update(file).update(fs.readFileSync(full));
+  }
+  const saved = path.join(os.tmpdir(), `font-alliance-pglite-${hash.digest('hex').slice(0, 16)}.tar`);
+  if (!fs.existsSync(saved)) {
+    const client = new PGlite();
+    await migratePglite(drizzlePglite({ client }), { migrationsFolder: MIGRATIONS_DIR });
+    const dump = await client.dumpDataDir('none');
+    await client.close();
+    // Written whole, then renamed: a suite starting beside this one never reads half a file.
+    const partial = `${saved}.${process.pid}.partial`;
+    fs.writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+    fs.renameSync(partial, saved);
+  }
+  return new Blob([fs.readFileSync(saved)]);
 }
 
 function uniqueName(): string {
@@ -57,7 +87,8 @@ export async function createTestDatabaseTarget(opts: { onDisk?: boolean } = {}):
         withAdminClient(async (client) => void (await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`))),
     };
   }
-  if (!opts.onDisk) return { options: { dir: 'memory://' }, drop: async () => {} };
+  if (!opts.onDisk)
+    return { options: { dir: 'memory://', loadDataDir: await migratedTemplate() }, drop: async () => {} };
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'font-alliance-db-'));
   return {
     options: { dir: path.join(root, 'db') },

@@ -39,6 +39,11 @@ export async function openDatabase(options: {
   dir: string;
   /** The migrations to apply (tests of a migration open a database at an earlier point). */
   migrationsFolder?: string;
+  /**
+   * An in-memory PGlite starts from this copy of a data folder (`dumpDataDir`) instead of running
+   * initdb: tests start from one already migrated, which takes a quarter of the time.
+   */
+  loadDataDir?: Blob;
 }): Promise<Database> {
   const migrationsFolder = options.migrationsFolder ?? MIGRATIONS_DIR;
   if (options.url) {
@@ -72,7 +77,9 @@ export async function openDatabase(options: {
     release = acquireDirLock(options.dir);
   }
   try {
-    const client = inMemory ? new PGlite() : new PGlite(options.dir);
+    const client = inMemory
+      ? new PGlite(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {})
+      : new PGlite(options.dir);
     await client.waitReady;
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
