@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { openLogin, outboxCode, solveSliderCaptcha } from '../helpers/e2e-register.ts';
+import {
+  dragLikeAPerson,
+  nextCaptchaCheck,
+  openLogin,
+  outboxCode,
+  readPuzzle,
+  solveSliderCaptcha,
+} from '../helpers/e2e-register.ts';
 import { expect, test } from '../helpers/e2e-test.ts';
 
 const SHOTS = '/tmp/shots';
@@ -39,6 +46,33 @@ async function secondBrowserLogin(browser: Browser, baseURL: string): Promise<{ 
   await loginWithPassword(page, EMAIL, PASSWORD);
   return { page, token: await tokenOf(page) };
 }
+
+test('after a missed puzzle, the next drag moves the knob all the way and is checked', async ({ page }) => {
+  await page.goto('/');
+  const dialog = await openLogin(page);
+  await dialog.getByRole('tab', { name: '验证码登录' }).click();
+  await dialog.getByLabel('手机号', { exact: true }).fill(`137${String(Date.now()).slice(-8)}`);
+  await dialog.getByRole('button', { name: '获取验证码' }).click();
+  const knob = page.getByRole('dialog', { name: '安全验证' }).getByRole('slider', { name: '拼图滑块' });
+
+  // A miss by 40 puzzle pixels: the first drag leaves the knob's arrow selected in a browser that
+  // lets it, and a press on a selection would start the browser's own drag instead.
+  await expect(knob).toHaveAttribute('aria-disabled', 'false');
+  const hole = await readPuzzle(page);
+  const missed = nextCaptchaCheck(page);
+  await dragLikeAPerson(page, hole > 150 ? hole - 40 : hole + 40, 1);
+  expect(await missed).toBe('6111');
+
+  await expect(knob).toHaveAttribute('aria-disabled', 'false');
+  const next = await readPuzzle(page);
+  const checked = nextCaptchaCheck(page);
+  await dragLikeAPerson(page, next, 2);
+  // Read before the answer arrives: a miss sends the knob back to the left with the next puzzle.
+  const reached = Number(await knob.getAttribute('aria-valuenow'));
+  const shown = (await page.getByRole('img', { name: '带缺口的拼图背景' }).boundingBox())?.width ?? 310;
+  expect(reached).toBeGreaterThan((next * shown) / 310 - 6);
+  expect(await checked).toMatch(/^\d{4}$/);
+});
 
 test.describe('account journey', () => {
   test.setTimeout(180_000);

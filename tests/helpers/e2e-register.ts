@@ -40,7 +40,7 @@ export async function nextCaptchaCheck(page: Page, timeout = 30_000): Promise<st
 }
 
 /** Where the piece belongs in the puzzle on screen, in puzzle pixels, found by its outline as a person finds it. */
-async function readPuzzle(page: Page): Promise<number> {
+export async function readPuzzle(page: Page): Promise<number> {
   const dialog = page.getByRole('dialog', { name: '安全验证' });
   const background = dialog.getByRole('img', { name: '带缺口的拼图背景' });
   const piece = dialog.getByRole('img', { name: '拼图块' });
@@ -50,7 +50,7 @@ async function readPuzzle(page: Page): Promise<number> {
 }
 
 /** Drags the knob to `x` (puzzle pixels) as a hand does: quick, then slow, over and back, never quite level. */
-async function dragLikeAPerson(page: Page, x: number, seed: number): Promise<void> {
+export async function dragLikeAPerson(page: Page, x: number, seed: number): Promise<void> {
   const dialog = page.getByRole('dialog', { name: '安全验证' });
   const stage = await dialog.getByRole('img', { name: '带缺口的拼图背景' }).boundingBox();
   const knob = await dialog.getByRole('slider', { name: '拼图滑块' }).boundingBox();

@@ -349,8 +349,12 @@ export default function SliderCaptcha({ open, onPass, onCancel, account }: Slide
           onPointerMove={onPointerMove}
           onPointerUp={onPointerUp}
           onPointerCancel={() => {
+            // The browser took the pointer (a scroll, a system gesture): start again from the left.
             drag.current = null;
+            setOffset(0);
+            track.current = new TrackRecorder();
           }}
+          onDragStart={(event) => event.preventDefault()}
           onKeyDown={onKnobKey}
         >
           <span aria-hidden="true">→</span>
