@@ -58,8 +58,10 @@ export default defineConfig({
       TRUST_PROXY: 'true',
       // Record numbers and channels as an operator sets them (the defaults show none).
       // The reviewer of the submission journey, the video journey's editor and the editor of the
-      // custom-font journey are editors from registration on.
-      EDITOR_ACCOUNTS: 'reviewer@example.com,video-editor@example.com,service-editor@example.com',
+      // custom-font journey are editors from registration on, and so is the editor who walks every
+      // signed-in page (narrow.spec.ts).
+      EDITOR_ACCOUNTS:
+        'reviewer@example.com,video-editor@example.com,service-editor@example.com,route-walker@example.com',
       SITE_ICP: '京ICP备20260001号-1',
       SITE_PSB: '京公网安备11010502000001号',
       CONTACT_EMAIL: 'hello@font-alliance.example',

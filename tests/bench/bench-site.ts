@@ -12,13 +12,16 @@ export interface BenchSite {
 
 /**
  * The site to measure: `url` (a command-line argument) or BENCH_URL when given, else the built
- * server started here on a free port from the seeded data folder (DATA_DIR as usual).
+ * server started here on a free port from the seeded data folder (DATA_DIR as usual), with `env` added.
  */
-export async function openBenchSite(url = process.env['BENCH_URL']): Promise<BenchSite> {
+export async function openBenchSite(
+  url = process.env['BENCH_URL'],
+  env: Record<string, string> = {},
+): Promise<BenchSite> {
   if (url) return { base: url.replace(/\/$/, ''), stop: () => undefined };
   const port = 4900 + (process.pid % 90);
   const server: ChildProcess = spawn(process.execPath, ['scripts/start.ts'], {
-    env: { ...process.env, PORT: String(port), FONT_SEED: 'none', LOG_LEVEL: 'warn' },
+    env: { ...process.env, PORT: String(port), FONT_SEED: 'none', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
@@ -50,11 +53,11 @@ export async function samplePages(base: string): Promise<Array<{ name: string; p
   ];
 }
 
-/** Bytes on the wire for a same-origin file asked for with `Accept-Encoding: br, gzip`. */
-function servedBytes(url: string): Promise<{ body: Buffer; wire: number }> {
+/** Bytes on the wire for a same-origin file asked for with `Accept-Encoding: br, gzip` (and `headers`). */
+function servedBytes(url: string, headers: Record<string, string> = {}): Promise<{ body: Buffer; wire: number }> {
   return new Promise((resolve, reject) => {
     http
-      .get(url, { headers: { 'Accept-Encoding': 'br, gzip' } }, (res) => {
+      .get(url, { headers: { 'Accept-Encoding': 'br, gzip', ...headers } }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
@@ -87,8 +90,12 @@ export interface PageScripts {
  * and renderers, and their static imports, followed recursively. Chunks imported on demand (the
  * account forms, for instance) are left out, as a browser leaves them until they are asked for.
  */
-export async function pageScripts(base: string, path: string): Promise<PageScripts> {
-  const html = (await servedBytes(`${base}${path}`)).body.toString();
+export async function pageScripts(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<PageScripts> {
+  const html = (await servedBytes(`${base}${path}`, headers)).body.toString();
   const seen = new Set<string>();
   const queue = [
     ...html.matchAll(/<script[^>]+src="([^"]+)"/g),

@@ -166,6 +166,7 @@ test.describe('every SPEC route', () => {
   // shell whose islands ask the API (user-centre.spec.ts signs in for real).
   const renderedForTheAccount = new Set([
     '/user/overview',
+    '/user/profile',
     '/user/message',
     '/user/message/1',
     '/user/contact',

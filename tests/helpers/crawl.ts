@@ -9,13 +9,28 @@ export interface CrawledPage {
 }
 
 /**
+ * Pages no link leads to, where a crawl starts besides home: the search form's results, the page the
+ * service worker shows offline, and the login page that redirects and links to the dialog send people to.
+ */
+export const UNLINKED_PAGES = ['/search?q=%E9%BB%91%E4%BD%93', '/offline', '/account/admission'];
+
+/** Where a crawl starts and which links it follows (by default: from home, anywhere on the site). */
+export interface CrawlScope {
+  starts?: readonly string[];
+  within?: RegExp;
+}
+
+/**
  * Every page a visitor can reach from home by following the site's own links in the server-rendered
  * HTML (what a reader without scripts and a search engine see). API, file and web-font links are left
- * to their own suites.
+ * to their own suites. `scope` starts elsewhere and keeps to some paths (the signed-in pages).
  */
-export async function crawlSite(request: APIRequestContext): Promise<CrawledPage[]> {
-  const seen = new Set<string>(['/']);
-  const queue: Array<{ path: string; from: string | undefined }> = [{ path: '/', from: undefined }];
+export async function crawlSite(
+  request: APIRequestContext,
+  { starts = ['/', ...UNLINKED_PAGES], within = /^\// }: CrawlScope = {},
+): Promise<CrawledPage[]> {
+  const seen = new Set<string>(starts);
+  const queue: Array<{ path: string; from: string | undefined }> = starts.map((path) => ({ path, from: undefined }));
   const pages: CrawledPage[] = [];
   while (queue.length > 0) {
     const { path, from } = queue.shift() as { path: string; from: string | undefined };
@@ -30,7 +45,7 @@ export async function crawlSite(request: APIRequestContext): Promise<CrawledPage
       const url = new URL(href, 'http://site');
       if (/^\/(files|webfont|tools\/api|web\/api|api\/)/.test(url.pathname)) continue;
       const target = url.pathname + url.search;
-      if (seen.has(target)) continue;
+      if (seen.has(target) || !within.test(target)) continue;
       seen.add(target);
       queue.push({ path: target, from: path });
     }
@@ -38,10 +53,21 @@ export async function crawlSite(request: APIRequestContext): Promise<CrawledPage
   return pages;
 }
 
-/** One path per route: ids and slugs folded, so /news/3 and /news/7 count once. */
+/**
+ * The signed-in part of the site, for an editor's session: the user centre, the editors' pages and the
+ * custom-font form, each reached from its own overview.
+ */
+export const SIGNED_IN_SCOPE: Required<CrawlScope> = {
+  starts: ['/user/overview', '/editor', '/dingzhi/apply'],
+  within: /^\/(user|editor|dingzhi\/apply)(\/|\?|$)/,
+};
+
+/** One path per route: ids, record uids and slugs folded, so /news/3 and /news/7 count once. */
 export function routeOf(path: string): string {
   const url = new URL(path, 'http://site');
-  const pathname = url.pathname.replace(/\/\d+(?=\/|$)/g, '/:id').replace(/^\/font\/[^/]+$/, '/font/:gno');
+  const pathname = url.pathname
+    .replace(/\/(\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?=\/|$)/g, '/:id')
+    .replace(/^\/font\/[^/]+$/, '/font/:gno');
   return `${pathname}${url.search ? '?' : ''}`;
 }
 

@@ -66,6 +66,8 @@ export default function ProfileAvatar({
             accept={IMAGE_TYPES.join(',')}
             className="visually-hidden"
             id="avatar-file"
+            aria-label="选择头像图片"
+            tabIndex={-1}
             onChange={(event) => {
               const chosen = event.target.files?.[0];
               event.target.value = '';

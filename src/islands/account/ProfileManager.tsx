@@ -81,10 +81,14 @@ function PasswordSection({ user }: { user: Profile }): ReactElement {
   );
 }
 
-/** /user/profile: nickname and avatar, mobile, e-mail and WeChat bindings, and the password. */
-export default function ProfileManager(): ReactElement {
+/**
+ * /user/profile: nickname and avatar, mobile, e-mail and WeChat bindings, and the password. The page
+ * renders it with the account it read on the server (`initial`), so the sections are there from the
+ * first paint instead of replacing a loading line (which moved the whole page down as they arrived).
+ */
+export default function ProfileManager({ initial = null }: { initial?: Profile | null }): ReactElement {
   const stored = useStore($userInfo) as Profile | null;
-  const [user, setUser] = useState<Profile | null>(stored);
+  const [user, setUser] = useState<Profile | null>(initial ?? stored);
 
   useEffect(() => {
     void getUserInfo()

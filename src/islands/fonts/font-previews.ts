@@ -104,6 +104,20 @@ export function debounce<A extends unknown[]>(apply: (...args: A) => void, ms = 
 }
 
 /**
+ * A debounce whose first call runs at once: a tool's first result (made from its sample) should not
+ * wait for typing to settle, only the ones after it.
+ */
+export function debounceAfterFirst<A extends unknown[]>(apply: (...args: A) => void, ms = 300): (...args: A) => void {
+  const later = debounce(apply, ms);
+  let first = true;
+  return (...args: A) => {
+    if (!first) return later(...args);
+    first = false;
+    apply(...args);
+  };
+}
+
+/**
  * Loads the previews under `root` once the browser is idle: specimens show in the system font at
  * once and switch to their own face when it arrives, without competing with the page's first paint.
  */

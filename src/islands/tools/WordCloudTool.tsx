@@ -14,7 +14,7 @@ import {
 } from '../../api/word-cloud.ts';
 import type { CloudOrientation, CloudPalette, CloudShape } from '../../contract/word-cloud.ts';
 import { takeEarlyInput } from '../../lib/early-clicks.ts';
-import { debounce } from '../fonts/font-previews.ts';
+import { debounceAfterFirst } from '../fonts/font-previews.ts';
 import { FontSourcePicker } from './FontSourcePicker.tsx';
 import { isAbort, messageOf, type PickedFont } from './picked-font.ts';
 import { Segmented } from './Segmented.tsx';
@@ -168,11 +168,11 @@ export default function WordCloudTool(): ReactElement {
       .catch(() => undefined);
   }, []);
 
-  // The words, cut again as the text or the count changes.
+  // The words of the sample at once, then cut again as the text or the count changes.
   const cutRun = useRef(0);
   const cut = useMemo(
     () =>
-      debounce((value: string, count: number) => {
+      debounceAfterFirst((value: string, count: number) => {
         if (!value.trim()) {
           setWords([]);
           setWordsError('请粘贴要做成词云的文字');
@@ -233,7 +233,7 @@ export default function WordCloudTool(): ReactElement {
 
   const redraw = useMemo(
     () =>
-      debounce((next: CloudRequest) => {
+      debounceAfterFirst((next: CloudRequest) => {
         controller.current?.abort();
         const current = new AbortController();
         controller.current = current;
