@@ -1,9 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import type { Hono } from 'hono';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { CloudTemplateImage, CloudTemplateType, CloudWord, UploadedMask } from '../../src/contract/word-cloud.ts';
 import { fontFamilies, fonts } from '../../src/server/db/schema/index.ts';
+import { toolsPool } from '../../src/server/tools/runtime.ts';
 import { call, json, type LibraryFixture } from '../helpers/font-library.ts';
 import { closeToolsApp, openToolsApp, storedFiles } from '../helpers/tools.ts';
 import { pngStats } from '../helpers/word-cloud.ts';
@@ -87,6 +88,24 @@ describe('POST /tools/api/word-cloud', () => {
     const stats = await pngStats(new Uint8Array(await res.arrayBuffer()));
     expect([stats.width, stats.height]).toEqual([600, 600]);
     expect(stats.inked).toBeGreaterThan(2_000);
+  });
+
+  test('draws a cloud once: the same request again is answered from memory, another seed is drawn anew', async () => {
+    const run = vi.spyOn(toolsPool(), 'run');
+    try {
+      const body = { shape: { kind: 'template', id: 101 }, seed: 4242 };
+      const first = new Uint8Array(await (await draw(body)).arrayBuffer());
+      const again = await draw(body);
+      expect(again.status).toBe(200);
+      expect(Number(again.headers.get('x-cloud-placed'))).toBe(15);
+      expect(new Uint8Array(await again.arrayBuffer())).toEqual(first);
+      const other = new Uint8Array(await (await draw({ ...body, seed: 4243 })).arrayBuffer());
+      expect(other).not.toEqual(first);
+      const clouds = run.mock.calls.filter(([task]) => task.kind === 'cloud');
+      expect(clouds).toHaveLength(2);
+    } finally {
+      run.mockRestore();
+    }
   });
 
   test('answers SVG with the words as text in the chosen font, or as outlines', async () => {

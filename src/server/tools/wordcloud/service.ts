@@ -3,6 +3,7 @@ import { badRequest } from '../../http/envelope.ts';
 import type { ToolClient } from '../clients.ts';
 import { MAX_DECODED_FONT_BYTES, toolsPool, userFacing } from '../runtime.ts';
 import { resolveSource } from '../sources.ts';
+import { cachedCloud, cloudKey } from './cloud-cache.ts';
 import { findMask } from './masks.ts';
 import type { CloudRequestBody } from './requests.ts';
 import type { CloudShapeRef, CloudTaskResult } from './tasks.ts';
@@ -49,26 +50,24 @@ export async function renderCloud(body: CloudRequestBody, client: ToolClient): P
   if (body.colors === 'picture' && shape.kind !== 'svg' && shape.kind !== 'stored') {
     throw badRequest('「取自图片」配色需要先选择形状模板或上传形状图片');
   }
-  return userFacing(
-    toolsPool().run(
-      {
-        kind: 'cloud',
-        font: { key: source.key, faceIndex: 0, maxSfntBytes: MAX_DECODED_FONT_BYTES },
-        words: body.words,
-        text: body.text,
-        limit: body.limit,
-        shape,
-        threshold: body.threshold,
-        orientation: body.orientation,
-        verticalText: body.verticalText,
-        colors: body.colors,
-        background: body.background === 'transparent' ? null : body.background,
-        width: body.width,
-        height: body.height,
-        seed: body.seed,
-        format: body.format,
-      },
-      { lane: 'quick', client: client.key, timeoutMs: 60_000 },
-    ),
+  const task = {
+    kind: 'cloud',
+    font: { key: source.key, faceIndex: 0, maxSfntBytes: MAX_DECODED_FONT_BYTES },
+    words: body.words,
+    text: body.text,
+    limit: body.limit,
+    shape,
+    threshold: body.threshold,
+    orientation: body.orientation,
+    verticalText: body.verticalText,
+    colors: body.colors,
+    background: body.background === 'transparent' ? null : body.background,
+    width: body.width,
+    height: body.height,
+    seed: body.seed,
+    format: body.format,
+  } as const;
+  return cachedCloud(cloudKey(task), () =>
+    userFacing(toolsPool().run(task, { lane: 'quick', client: client.key, timeoutMs: 60_000 })),
   );
 }
