@@ -1,5 +1,6 @@
 // Shapes of the word-cloud calls, shared by the server (src/server/tools/wordcloud) and the browser
 // client (src/api/word-cloud.ts).
+import type { ChildFontResource } from './fonts.ts';
 
 /** A word of the cloud and its weight, 0.01–1 (the strongest word weighs 1). */
 export interface CloudWord {
@@ -73,4 +74,36 @@ export interface CloudReport {
   dropped: string[];
   /** Words with a character the font lacks. */
   missing: string[];
+}
+
+/**
+ * What the tool opens on: the sample text cut into its 200 strongest words, drawn in the most
+ * downloaded family's boldest upright face, in template 103, with the controls as they start.
+ * The server draws the same picture at CLOUD_SAMPLE_URL so the page can show it before its script runs.
+ */
+export const CLOUD_SAMPLE = {
+  text: `字体设计是一门慢手艺。一款中文字体要设计七千多个汉字，字体设计师先定下风格、字重和字怀，再从笔画写起。好的字体让阅读变得轻松：正文字体要耐看，标题字体要有个性，屏幕上的字体要清晰。思源黑体、思源宋体、站酷快乐体、霞鹜文楷都是设计师喜欢的免费商用字体，字体授权要看清楚授权范围。网页字体需要子集化，像素字体适合游戏和复古设计，书法字体保留毛笔的笔触。字体联盟希望让更多人认识字体、用好字体。`,
+  limit: 200,
+  templateId: 103,
+  threshold: 50,
+  palette: 'vermilion',
+  orientation: 'mixed',
+  verticalText: true,
+  background: '#ffffff',
+  width: 1000,
+  height: 1000,
+  seed: 1,
+} as const satisfies {
+  palette: CloudPalette;
+  orientation: CloudOrientation;
+} & Record<string, unknown>;
+
+/** The sample cloud as a PNG, drawn by the server and kept in memory. */
+export const CLOUD_SAMPLE_URL = '/tools/api/word-cloud/sample.png';
+
+/** The face a cloud is drawn in by default: the upright one closest to bold. */
+export function boldestFace(children: ChildFontResource[]): ChildFontResource | undefined {
+  return [...children]
+    .filter((child) => child.id !== undefined && !child['italic'])
+    .sort((a, b) => Math.abs(Number(a['weight'] ?? 400) - 700) - Math.abs(Number(b['weight'] ?? 400) - 700))[0];
 }

@@ -2,7 +2,15 @@ import { and, eq } from 'drizzle-orm';
 import type { Hono } from 'hono';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import type { CloudTemplateImage, CloudTemplateType, CloudWord, UploadedMask } from '../../src/contract/word-cloud.ts';
+import type { FontResource } from '../../src/contract/fonts.ts';
+import {
+  boldestFace,
+  CLOUD_SAMPLE,
+  type CloudTemplateImage,
+  type CloudTemplateType,
+  type CloudWord,
+  type UploadedMask,
+} from '../../src/contract/word-cloud.ts';
 import { fontFamilies, fonts } from '../../src/server/db/schema/index.ts';
 import { toolsPool } from '../../src/server/tools/runtime.ts';
 import { call, json, type LibraryFixture } from '../helpers/font-library.ts';
@@ -103,6 +111,49 @@ describe('POST /tools/api/word-cloud', () => {
       expect(other).not.toEqual(first);
       const clouds = run.mock.calls.filter(([task]) => task.kind === 'cloud');
       expect(clouds).toHaveLength(2);
+    } finally {
+      run.mockRestore();
+    }
+  });
+
+  test('draws the sample the page opens on, and the page script’s first request is that same drawing', async () => {
+    const sample = await app.request('/tools/api/word-cloud/sample.png');
+    expect(sample.status).toBe(200);
+    expect(sample.headers.get('content-type')).toBe('image/png');
+    const bytes = new Uint8Array(await sample.arrayBuffer());
+    const stats = await pngStats(bytes);
+    expect([stats.width, stats.height]).toEqual([CLOUD_SAMPLE.width, CLOUD_SAMPLE.height]);
+    expect(stats.inked).toBeGreaterThan(10_000);
+
+    // What WordCloudTool sends once it has cut the sample and picked the default face.
+    const run = vi.spyOn(toolsPool(), 'run');
+    try {
+      const list = await call<{ records: FontResource[] }>(app, '/web/api/fontOverride/getFontList?current=1&size=1');
+      const face = boldestFace(list.data.records[0]?.childFontResource ?? []);
+      const cut = await call<{ words: CloudWord[] }>(
+        app,
+        '/tools/api/word-cloud/words',
+        json('POST', { text: CLOUD_SAMPLE.text, limit: CLOUD_SAMPLE.limit }),
+      );
+      const first = await app.request(
+        '/tools/api/word-cloud',
+        json('POST', {
+          words: cut.data.words,
+          font: { fontId: face?.id },
+          shape: { kind: 'template', id: CLOUD_SAMPLE.templateId },
+          threshold: CLOUD_SAMPLE.threshold / 100,
+          orientation: CLOUD_SAMPLE.orientation,
+          verticalText: CLOUD_SAMPLE.verticalText,
+          colors: CLOUD_SAMPLE.palette,
+          background: CLOUD_SAMPLE.background,
+          width: CLOUD_SAMPLE.width,
+          height: CLOUD_SAMPLE.height,
+          seed: CLOUD_SAMPLE.seed,
+          format: 'png',
+        }),
+      );
+      expect(new Uint8Array(await first.arrayBuffer())).toEqual(bytes);
+      expect(run.mock.calls.filter(([task]) => task.kind === 'cloud')).toHaveLength(0);
     } finally {
       run.mockRestore();
     }

@@ -1,6 +1,17 @@
 import fs from 'node:fs';
 import { expect, test } from '../helpers/e2e-test.ts';
 
+test('the sample cloud paints before any script runs, from the page’s own HTML', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ baseURL: baseURL ?? '', javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/tools/wordcloud');
+  const sample = page.getByRole('img', { name: /词云预览：示例文字/ });
+  await expect(sample).toBeVisible();
+  // Decoded: the server drew it, it is not a broken image.
+  await expect.poll(() => sample.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(1000);
+  await context.close();
+});
+
 test('paste text, pick a shape and a font, see the cloud, and download it as PNG and SVG', async ({ page }) => {
   await page.goto('/tools/wordcloud');
   const text = `${'人民 文化 历史 艺术 市场 中心 水平 人才 '.repeat(6)}文化 艺术 文化`;

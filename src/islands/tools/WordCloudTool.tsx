@@ -1,5 +1,5 @@
 import { type ReactElement, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { type ChildFontResource, getFontList } from '../../api/fonts.ts';
+import { getFontList } from '../../api/fonts.ts';
 import {
   type CloudReport,
   type CloudRequest,
@@ -12,7 +12,14 @@ import {
   getTemplateTypes,
   uploadMask,
 } from '../../api/word-cloud.ts';
-import type { CloudOrientation, CloudPalette, CloudShape } from '../../contract/word-cloud.ts';
+import {
+  boldestFace,
+  CLOUD_SAMPLE,
+  CLOUD_SAMPLE_URL,
+  type CloudOrientation,
+  type CloudPalette,
+  type CloudShape,
+} from '../../contract/word-cloud.ts';
 import { takeEarlyInput } from '../../lib/early-clicks.ts';
 import { debounceAfterFirst } from '../fonts/font-previews.ts';
 import { FontSourcePicker } from './FontSourcePicker.tsx';
@@ -20,7 +27,6 @@ import { isAbort, messageOf, type PickedFont } from './picked-font.ts';
 import { Segmented } from './Segmented.tsx';
 import { ToolStep } from './ToolStep.tsx';
 
-const SAMPLE = `字体设计是一门慢手艺。一款中文字体要设计七千多个汉字，字体设计师先定下风格、字重和字怀，再从笔画写起。好的字体让阅读变得轻松：正文字体要耐看，标题字体要有个性，屏幕上的字体要清晰。思源黑体、思源宋体、站酷快乐体、霞鹜文楷都是设计师喜欢的免费商用字体，字体授权要看清楚授权范围。网页字体需要子集化，像素字体适合游戏和复古设计，书法字体保留毛笔的笔触。字体联盟希望让更多人认识字体、用好字体。`;
 const MAX_TEXT = 50_000;
 
 const PALETTES: Array<{ value: CloudPalette | 'picture'; label: string; colors: string[] }> = [
@@ -51,13 +57,6 @@ const SHAPE_MODES: Array<{ value: ShapeMode; label: string }> = [
   { value: 'picture', label: '上传图片' },
   { value: 'none', label: '整张画布' },
 ];
-
-/** The weight of a family a cloud looks best in: bold, else the nearest to it. */
-function boldest(children: ChildFontResource[]): ChildFontResource | undefined {
-  return [...children]
-    .filter((child) => child.id !== undefined && !child['italic'])
-    .sort((a, b) => Math.abs(Number(a['weight'] ?? 400) - 700) - Math.abs(Number(b['weight'] ?? 400) - 700))[0];
-}
 
 /** A canvas side in pixels, taken only when it is a whole number from 600 to 4000. */
 function SideInput({ label, value, onChange }: { label: string; value: number; onChange: (value: number) => void }) {
@@ -110,8 +109,8 @@ export default function WordCloudTool(): ReactElement {
     newWord: useId(),
   };
   const [newWord, setNewWord] = useState('');
-  const [text, setText] = useState(SAMPLE);
-  const [limit, setLimit] = useState(200);
+  const [text, setText] = useState<string>(CLOUD_SAMPLE.text);
+  const [limit, setLimit] = useState<number>(CLOUD_SAMPLE.limit);
   const [words, setWords] = useState<CloudWord[]>([]);
   const [wordsError, setWordsError] = useState('');
   const [defaultFont, setDefaultFont] = useState<PickedFont | null>(null);
@@ -120,20 +119,24 @@ export default function WordCloudTool(): ReactElement {
   const [templates, setTemplates] = useState<CloudTemplateImage[]>([]);
   const [typeId, setTypeId] = useState<number | null>(null);
   const [shapeMode, setShapeMode] = useState<ShapeMode>('template');
-  const [templateId, setTemplateId] = useState(103);
+  const [templateId, setTemplateId] = useState<number>(CLOUD_SAMPLE.templateId);
   const [character, setCharacter] = useState('字');
   const [mask, setMask] = useState<{ maskId: string; name: string } | null>(null);
   const [maskError, setMaskError] = useState('');
-  const [threshold, setThreshold] = useState(50);
-  const [palette, setPalette] = useState<CloudPalette | 'picture'>('vermilion');
-  const [orientation, setOrientation] = useState<CloudOrientation>('mixed');
-  const [verticalText, setVerticalText] = useState(true);
-  const [background, setBackground] = useState('#ffffff');
+  const [threshold, setThreshold] = useState<number>(CLOUD_SAMPLE.threshold);
+  const [palette, setPalette] = useState<CloudPalette | 'picture'>(CLOUD_SAMPLE.palette);
+  const [orientation, setOrientation] = useState<CloudOrientation>(CLOUD_SAMPLE.orientation);
+  const [verticalText, setVerticalText] = useState<boolean>(CLOUD_SAMPLE.verticalText);
+  const [background, setBackground] = useState<string>(CLOUD_SAMPLE.background);
   const [transparent, setTransparent] = useState(false);
-  const [size, setSize] = useState({ width: 1000, height: 1000 });
-  const [seed, setSeed] = useState(1);
+  const [size, setSize] = useState<{ width: number; height: number }>({
+    width: CLOUD_SAMPLE.width,
+    height: CLOUD_SAMPLE.height,
+  });
+  const [seed, setSeed] = useState<number>(CLOUD_SAMPLE.seed);
   const [image, setImage] = useState<{ url: string; report: CloudReport; words: string[] } | null>(null);
   const [drawing, setDrawing] = useState(false);
+  const [sampleShown, setSampleShown] = useState(true);
   const [error, setError] = useState('');
   const [saving, setSaving] = useState('');
   const controller = useRef<AbortController | null>(null);
@@ -143,7 +146,10 @@ export default function WordCloudTool(): ReactElement {
   // and the inline listener in Head.astro kept what was typed.
   useEffect(() => {
     const typed = takeEarlyInput('wordcloud-text');
-    if (typed !== undefined) setText(typed);
+    if (typed !== undefined) {
+      setText(typed);
+      setSampleShown(false);
+    }
   }, []);
 
   // The most downloaded family, in its boldest regular weight, until the person picks one.
@@ -151,7 +157,7 @@ export default function WordCloudTool(): ReactElement {
     getFontList({ size: 1 })
       .then((page) => {
         const family = page.records[0];
-        const child = family && boldest(family.childFontResource);
+        const child = family && boldestFace(family.childFontResource);
         if (family && child?.id !== undefined) {
           setDefaultFont({ source: { fontId: child.id }, label: family.familyName, faces: 1 });
         }
@@ -584,6 +590,17 @@ export default function WordCloudTool(): ReactElement {
               alt={`词云预览：${image.words.slice(0, 8).join('、')}等`}
               width={size.width}
               height={size.height}
+            />
+          ) : sampleShown ? (
+            // The sample as the server drew it, in the page's HTML: it paints before any script runs,
+            // and the island's own first drawing of the same request replaces it with the same picture.
+            <img
+              src={CLOUD_SAMPLE_URL}
+              alt="词云预览：示例文字“字体设计是一门慢手艺”排成的词云"
+              width={CLOUD_SAMPLE.width}
+              height={CLOUD_SAMPLE.height}
+              fetchPriority="high"
+              onError={() => setSampleShown(false)}
             />
           ) : (
             <p className="tool-result__empty">{font ? '正在生成词云……' : '正在准备字体……'}</p>

@@ -6,7 +6,7 @@ import { toolClient } from '../clients.ts';
 import { admitUpload } from '../limits.ts';
 import { receiveMask } from './masks.ts';
 import { cloudRequest, cloudWordsRequest } from './requests.ts';
-import { cloudWords, renderCloud } from './service.ts';
+import { cloudWords, renderCloud, renderSample } from './service.ts';
 import { templateImages, templateSvg, templateTypes } from './templates.ts';
 
 const typesQuery = z.object({
@@ -54,6 +54,16 @@ export function wordCloudRoutes(): Hono {
     return c.body(svg, 200, {
       'Content-Type': 'image/svg+xml; charset=utf-8',
       'Cache-Control': 'public, max-age=86400',
+      'X-Content-Type-Options': 'nosniff',
+    });
+  });
+  // The sample is the same for every visitor until the library's most downloaded family changes.
+  routes.get('/sample.png', async (c) => {
+    const result = await renderSample(await toolClient(c));
+    return c.body(Buffer.from(result.bytes), 200, {
+      'Content-Type': result.mime,
+      'Content-Length': String(result.bytes.byteLength),
+      'Cache-Control': 'public, max-age=600',
       'X-Content-Type-Options': 'nosniff',
     });
   });

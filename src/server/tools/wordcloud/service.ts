@@ -1,11 +1,13 @@
+import { boldestFace, CLOUD_SAMPLE } from '../../../contract/word-cloud.ts';
 import type { WeightedWord } from '../../engine/wordcloud/words.ts';
-import { badRequest } from '../../http/envelope.ts';
+import { listFontFamilies } from '../../fonts/catalogue.ts';
+import { badRequest, notFound } from '../../http/envelope.ts';
 import type { ToolClient } from '../clients.ts';
 import { MAX_DECODED_FONT_BYTES, toolsPool, userFacing } from '../runtime.ts';
 import { resolveSource } from '../sources.ts';
 import { cachedCloud, cloudKey } from './cloud-cache.ts';
 import { findMask } from './masks.ts';
-import type { CloudRequestBody } from './requests.ts';
+import { type CloudRequestBody, cloudRequest } from './requests.ts';
 import type { CloudShapeRef, CloudTaskResult } from './tasks.ts';
 import { templateSvg } from './templates.ts';
 
@@ -70,4 +72,30 @@ export async function renderCloud(body: CloudRequestBody, client: ToolClient): P
   return cachedCloud(cloudKey(task), () =>
     userFacing(toolsPool().run(task, { lane: 'quick', client: client.key, timeoutMs: 60_000 })),
   );
+}
+
+/**
+ * The cloud the tool opens on (CLOUD_SAMPLE), built exactly as the page's script builds its first
+ * request, so both are one drawing in the cache and the picture does not change when the script runs.
+ */
+export async function renderSample(client: ToolClient): Promise<CloudTaskResult> {
+  const first = (await listFontFamilies({ current: 1, size: 1 })).records[0];
+  const face = first && boldestFace(first.childFontResource);
+  if (face?.id === undefined) throw notFound('字体库里还没有字体，暂时无法生成示例词云');
+  const words = await cloudWords(CLOUD_SAMPLE.text, CLOUD_SAMPLE.limit, client);
+  const body = cloudRequest.parse({
+    words,
+    font: { fontId: face.id },
+    shape: { kind: 'template', id: CLOUD_SAMPLE.templateId },
+    threshold: CLOUD_SAMPLE.threshold / 100,
+    orientation: CLOUD_SAMPLE.orientation,
+    verticalText: CLOUD_SAMPLE.verticalText,
+    colors: CLOUD_SAMPLE.palette,
+    background: CLOUD_SAMPLE.background,
+    width: CLOUD_SAMPLE.width,
+    height: CLOUD_SAMPLE.height,
+    seed: CLOUD_SAMPLE.seed,
+    format: 'png',
+  });
+  return renderCloud(body, client);
 }
