@@ -115,8 +115,9 @@ async function seedAccountRecords(base: string, token: string): Promise<void> {
   });
   const draft = await callAs<{ uid: string }>(base, token, '/web/api/submission/saveSubmission', {
     fields: {
-      fontName: '墨香黑',
-      nameEn: 'MoXiang Hei',
+      // Not a name the submission journey uses: both lists show on the same editor page.
+      fontName: '砚池黑',
+      nameEn: 'Yanchi Hei',
       category: '黑体',
       script: '简体',
       designer: '林墨',
@@ -124,7 +125,7 @@ async function seedAccountRecords(base: string, token: string): Promise<void> {
       license: 'OFL-1.1',
       design: { origin: 'original', method: 'digital', usage: 'text' },
     },
-    font: await uploadAs(base, token, 'font', REGULAR, 'MoXiangHei-Regular.ttf'),
+    font: await uploadAs(base, token, 'font', REGULAR, 'YanchiHei-Regular.ttf'),
     images: [await uploadAs(base, token, 'image', await specimenPng(), 'specimen.png')],
   });
   await callAs(base, token, '/web/api/contribute/submit', { uid: draft.uid, note: '' });
