@@ -28,8 +28,3 @@ export async function cachedCloud(key: string, draw: () => Promise<CloudTaskResu
   cache.set(key, result);
   return result;
 }
-
-/** Forgets every drawing (tests that count drawings start from nothing). */
-export function clearCloudCache(): void {
-  cache.clear();
-}
