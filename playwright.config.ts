@@ -14,6 +14,9 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
+  // The browser journeys share two cores with the unit suite in `npm test`; a state that takes a second
+  // alone can take several there. Waiting longer for it costs nothing when it comes.
+  expect: { timeout: 10_000 },
   reporter: process.env['CI'] ? 'list' : 'line',
   use: {
     baseURL: `http://localhost:${PORT}`,

@@ -24,6 +24,7 @@ interface PlaywrightSuite {
 
 function count(name: string): void {
   failures.set(name, (failures.get(name) ?? 0) + 1);
+  console.log(`  failed: ${name}`);
 }
 
 /** Runs a command to its end without blocking the other suite; answers whether it passed. */
@@ -53,7 +54,9 @@ async function vitest(out: string): Promise<boolean> {
 }
 
 async function playwright(out: string): Promise<boolean> {
-  const passed = await exec('npx', ['playwright', 'test', '--reporter=json'], {
+  // Each run keeps its own traces and page snapshots, so a failure can still be read after later runs.
+  const results = out.replace(/\.json$/, '-results');
+  const passed = await exec('npx', ['playwright', 'test', '--reporter=json', `--output=${results}`], {
     ...process.env,
     PLAYWRIGHT_JSON_OUTPUT_NAME: out,
   });

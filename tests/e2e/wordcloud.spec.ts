@@ -13,9 +13,19 @@ test('the sample cloud paints before any script runs, from the page’s own HTML
 });
 
 test('paste text, pick a shape and a font, see the cloud, and download it as PNG and SVG', async ({ page }) => {
+  // Five drawings and two downloads; on two cores shared with the unit suite each can take seconds.
+  test.setTimeout(90_000);
   await page.goto('/tools/wordcloud');
   const text = `${'人民 文化 历史 艺术 市场 中心 水平 人才 '.repeat(6)}文化 艺术 文化`;
-  await page.getByLabel(/粘贴文字/).fill(text);
+  // A paste replaces the selection in one step. Playwright's fill() selects, then inserts in a second
+  // step; when the island hydrates between the two, React rewrites the field's default text, the
+  // selection collapses and the text lands in front of the sample.
+  await page.getByLabel(/粘贴文字/).evaluate((field: HTMLTextAreaElement, pasted) => {
+    field.focus();
+    field.select();
+    document.execCommand('insertText', false, pasted);
+  }, text);
+  await expect(page.getByLabel(/粘贴文字/)).toHaveValue(text);
   // The choices are radio buttons drawn as tabs and tiles; a person clicks what they see.
   await page.getByText('自然', { exact: true }).click();
   await page.getByText('云朵', { exact: true }).click();
@@ -26,18 +36,21 @@ test('paste text, pick a shape and a font, see the cloud, and download it as PNG
     .first()
     .check();
 
-  await expect(page.getByRole('img', { name: /词云预览：文化、艺术/ })).toBeVisible({ timeout: 20_000 });
+  // The first picture may come from the text alone, before the font was picked; the test waits for the
+  // drawing of what it asked for, which takes seconds on a busy machine.
+  const drawn = page.locator('.wordcloud__preview:not([aria-busy])');
+  await expect(drawn.getByRole('img', { name: /词云预览：文化、艺术/ })).toBeVisible({ timeout: 20_000 });
   const preview = page.getByRole('img', { name: /词云预览/ });
-  await expect(page.getByText('已排入 8 个词。')).toBeVisible();
+  await expect(page.getByText('已排入 8 个词。')).toBeVisible({ timeout: 20_000 });
   // A word typed into the list joins the cloud as its strongest word.
   await page.getByText(/查看和调整词表/).click();
   await page.getByLabel('添加一个词').fill('造字联盟');
   await page.getByRole('button', { name: '加入词表' }).click();
-  await expect(page.getByText('已排入 9 个词。')).toBeVisible();
-  await expect(page.getByRole('img', { name: /词云预览：造字联盟、文化/ })).toBeVisible();
+  await expect(page.getByText('已排入 9 个词。')).toBeVisible({ timeout: 20_000 });
+  await expect(drawn.getByRole('img', { name: /词云预览：造字联盟、文化/ })).toBeVisible();
   const first = await preview.getAttribute('src');
   await page.getByRole('button', { name: '换一种排列' }).click();
-  await expect.poll(() => preview.getAttribute('src')).not.toBe(first);
+  await expect.poll(() => preview.getAttribute('src'), { timeout: 20_000 }).not.toBe(first);
 
   const [png] = await Promise.all([
     page.waitForEvent('download'),

@@ -581,6 +581,8 @@ export default function WordCloudTool(): ReactElement {
         </h2>
         <div
           className="wordcloud__preview"
+          // A screen reader hears that the picture is being redrawn; the old one stays until the new arrives.
+          aria-busy={drawing || undefined}
           data-drawing={drawing ? '' : undefined}
           data-transparent={transparent ? '' : undefined}
         >
