@@ -581,13 +581,13 @@ export default function WordCloudTool(): ReactElement {
         </h2>
         <div
           className="wordcloud__preview"
-          // A screen reader hears that the picture is being redrawn; the old one stays until the new arrives.
+          // A screen reader hears that the picture is being redrawn; the old one stays, faded, until the new arrives.
           aria-busy={drawing || undefined}
-          data-drawing={drawing ? '' : undefined}
           data-transparent={transparent ? '' : undefined}
         >
           {image ? (
             <img
+              className="wordcloud__image"
               src={image.url}
               alt={`词云预览：${image.words.slice(0, 8).join('、')}等`}
               width={size.width}
@@ -597,6 +597,7 @@ export default function WordCloudTool(): ReactElement {
             // The sample as the server drew it, in the page's HTML: it paints before any script runs,
             // and the island's own first drawing of the same request replaces it with the same picture.
             <img
+              className="wordcloud__image"
               src={CLOUD_SAMPLE_URL}
               alt="词云预览：示例文字“字体设计是一门慢手艺”排成的词云"
               width={CLOUD_SAMPLE.width}
