@@ -1,5 +1,5 @@
 // `npm run audit`: fails on a known high or critical advisory in the production dependencies,
-// unless `audit-exceptions.json` accepts it after review (README "Dependencies"). A registry that
+// unless `audit-exceptions.json` accepts it after review (docs/architecture.md, "Dependencies"). A registry that
 // does not answer audits (a mirror) is reported, and fails only with AUDIT_REQUIRED=true.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -24,7 +24,7 @@ if (verdict.status === 'unavailable') {
 } else if (verdict.status === 'failed') {
   for (const line of verdict.failures) console.log(`FAILED    ${line}`);
   console.log(
-    '\nUpdate the package, or accept the advisory after review in audit-exceptions.json (README "Dependencies").',
+    '\nUpdate the package, or accept the advisory after review in audit-exceptions.json (docs/architecture.md, "Dependencies").',
   );
   process.exitCode = 1;
 } else {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 /**
  * The one reader of `process.env`. Every variable has a default that needs no outside server,
- * so a fresh clone runs with no configuration; README.md lists them all.
+ * so a fresh clone runs with no configuration; docs/configuration.md lists them all.
  */
 const schema = z.object({
   HOST: z.string().min(1).default('localhost'),
@@ -12,7 +12,7 @@ const schema = z.object({
   /** Where the browser calls the API when it is not this origin (built into the pages; the CSP allows it). */
   PUBLIC_API_BASE: z.url().optional(),
   SITE_TITLE: z.string().min(1).default('造字联盟官网'),
-  // The footer's record numbers and the contact page's channels (README "Configuration").
+  // The footer's record numbers and the contact page's channels (docs/configuration.md).
   SITE_ICP: z
     .string()
     .regex(/^\p{Script=Han}ICP[备证]\d{6,10}号(-\d{1,3})?$/u, 'must read like 京ICP备12345678号 or 京ICP备12345678号-1')
@@ -30,13 +30,13 @@ const schema = z.object({
   CONTACT_ADDRESS: z.string().max(120).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().min(1).default('data'),
-  /** Several processes behind one load balancer (README "Running several nodes"): start-up checks what they must share. */
+  /** Several processes behind one load balancer (docs/operations.md, "Running several nodes"): start-up checks what they must share. */
   MULTI_NODE: z.stringbool().default(false),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
-  // Shared storage for several servers (README "Storage"); empty keeps the files under DATA_DIR.
+  // Shared storage for several servers (docs/operations.md, "Storage"); empty keeps the files under DATA_DIR.
   STORAGE_URL: z
     .string()
     .regex(
@@ -56,11 +56,11 @@ const schema = z.object({
   NPM_REGISTRY: z.url().default('https://registry.npmjs.org'),
   SUBSET_WORKERS: z.coerce.number().int().min(1).max(32).optional(),
   SUBSET_FACE_CACHE_MB: z.coerce.number().int().min(16).max(16_384).default(400),
-  // Font tools (README "Font tools and hosted web fonts").
+  // Font tools (docs/tools.md).
   TOOLS_MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(2048).default(50),
   TOOLS_TEMP_TTL_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
   TOOLS_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
-  // Videos (README "Videos (视频)"): the largest file an editor may upload.
+  // Videos (docs/videos.md): the largest file an editor may upload.
   VIDEO_MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(4096).default(200),
   /** Whether this process runs queued tool jobs; web nodes beside `npm run worker` may set false. */
   TOOLS_RUN_JOBS: z.stringbool().default(true),
@@ -70,7 +70,7 @@ const schema = z.object({
   DOWNLOAD_URL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Signs the site's own presigned uploads (submissions); when unset a random secret is kept in DATA_DIR. */
   UPLOAD_URL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  // Accounts (README "Accounts: SMTP, SMS and WeChat").
+  // Accounts (docs/accounts.md).
   /** Mobile numbers or e-mail addresses whose accounts are editors from registration on. */
   EDITOR_ACCOUNTS: z
     .string()
@@ -148,7 +148,7 @@ const checked = schema.superRefine((values, ctx) => {
   }
 });
 
-/** The names of every variable the site reads (the README's table and .env.example list them all). */
+/** The names of every variable the site reads (docs/configuration.md and .env.example list them all). */
 export const ENV_VARIABLES: readonly string[] = Object.keys(schema.shape);
 
 export type Env = z.infer<typeof schema> & {

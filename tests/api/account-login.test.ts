@@ -35,7 +35,7 @@ describe('POST /web/api/login', () => {
     expect(cookie).toContain('Path=/');
     expect(cookie).toContain('SameSite=Lax');
     expect(cookie).toContain('Max-Age=604800');
-    // Readable by scripts on purpose (the front end copies it into the header; README explains).
+    // Readable by scripts on purpose (the front end copies it into the header; docs/accounts.md explains).
     expect(cookie).not.toContain('HttpOnly');
     expect(cookie).not.toContain('Secure');
   });

@@ -5,7 +5,7 @@ import { type CaptchaPost, solvePuzzle } from '../helpers/captcha-solver.ts';
 import { type Cluster, type ClusterNode, startCluster, until } from '../helpers/cluster.ts';
 import { TEST_DATABASE_URL } from '../helpers/database.ts';
 
-// Two web nodes and one worker, as README "Running several nodes" deploys them: `npm start` twice
+// Two web nodes and one worker, as docs/operations.md, "Running several nodes" deploys them: `npm start` twice
 // and `npm run worker` once, over one PostgreSQL database and one S3 bucket (tests/helpers/cluster.ts).
 // Runs in the PostgreSQL project only (TEST_DATABASE_URL), from the build `npm test` makes first.
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createTestDatabaseTarget, type TestDatabaseTarget } from './database.ts';
 import { type S3Server, startS3Server } from './s3-server.ts';
 
-// Several nodes of one site as README "Running several nodes" deploys them: web nodes (`npm start`)
+// Several nodes of one site as docs/operations.md, "Running several nodes" deploys them: web nodes (`npm start`)
 // that leave jobs to a worker (`npm run worker`), over one fresh PostgreSQL database (on the
 // TEST_DATABASE_URL server) and one bucket of a local S3 server, each process with its own DATA_DIR.
 // Runs the existing build.

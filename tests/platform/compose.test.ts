@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { ENV_VARIABLES } from '../../src/server/env.ts';
 
-// docker-compose.yml (README "Running several nodes") holds what the README promises: PostgreSQL,
+// docker-compose.yml (docs/operations.md, "Running several nodes") holds what the operations page promises: PostgreSQL,
 // MinIO, two web nodes that leave jobs to one worker, nginx in front, and only variables the site
 // reads. Docker itself checks the file where it is installed with its compose plugin.
 

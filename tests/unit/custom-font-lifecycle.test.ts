@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { CUSTOM_FONT_ACTIONS, CUSTOM_FONT_STAGES } from '../../src/contract/custom-fonts.ts';
 import { movesFrom, nextStage, StageConflict } from '../../src/server/custom-fonts/lifecycle.ts';
 
-// Every action from every stage: the allowed ones lead where the README's drawing says, every
+// Every action from every stage: the allowed ones lead where docs/custom-fonts.md draws it, every
 // other one is refused with the Chinese reason that names the stage.
 const ALLOWED: Record<string, string> = {
   'contact new': 'contacted',

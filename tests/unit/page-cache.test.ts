@@ -84,7 +84,7 @@ describe('servePageFromCache', () => {
     expect(second.headers.get('X-Page-Cache')).toBe('HIT');
     expect(second.headers.get('Content-Encoding')).toBe('br');
     expect(second.headers.get('Cache-Control')).toContain('stale-while-revalidate');
-    // A CDN in front purges it by the section it shows (README "Running several nodes").
+    // A CDN in front purges it by the section it shows (docs/operations.md, "Running several nodes").
     expect(second.headers.get('Surrogate-Key')).toBe('news pages');
     expect(second.headers.get('Cache-Tag')).toBe('news,pages');
     expect(renders).toBe(1);

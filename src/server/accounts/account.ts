@@ -123,7 +123,7 @@ export function loginDelayMs(failures: number): number {
 /**
  * Logs in with a mobile number or e-mail and a password, after a passed captcha. Unknown
  * accounts and wrong passwords get the same answer in the same time (a dummy hash is checked).
- * Failures lock nobody out (OWASP ASVS 5.0 V6.3.1; README "Accounts"): an address that failed five
+ * Failures lock nobody out (OWASP ASVS 5.0 V6.3.1; docs/accounts.md): an address that failed five
  * times for an account is refused for that account (429), an address that failed twenty times is
  * refused for every account, and an account that failed from many addresses is slowed, not locked,
  * so its owner still signs in from their own address; the code logins are never limited by these.

@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { MessageSender } from './messages.ts';
 
-/** What the Aliyun SMS adapter needs (README "Accounts: SMTP, SMS and WeChat"). */
+/** What the Aliyun SMS adapter needs (docs/accounts.md). */
 export interface AliyunSmsConfig {
   accessKeyId: string;
   accessKeySecret: string;

@@ -50,7 +50,7 @@ export interface AuthContext {
   pause: (ms: number) => Promise<void>;
 }
 
-/** Builds the limiters with the project's numbers (README "Accounts"). */
+/** Builds the limiters with the project's numbers (docs/accounts.md). */
 export function createLimiters(clock: Clock): AuthLimiters {
   const minute = 60_000;
   const limiter = (name: keyof AuthLimiters, limit: number, windowMs: number) =>

@@ -78,7 +78,7 @@ export async function requireSession(
 /**
  * Sets the `token` cookie the way the front end keeps it (SPEC §4): path /, SameSite=Lax, Secure
  * on https, the session's lifetime. It is readable by scripts because the front end copies it into
- * the request header (README "Accounts" explains the trade-off).
+ * the request header (docs/accounts.md explains the trade-off).
  */
 export function setTokenCookie(c: Context, session: IssuedSession): void {
   const config = env();

@@ -5,7 +5,7 @@ import { readDataFile } from '../paths.ts';
  * argon2id parameters: 19 MiB, two passes, one lane, OWASP's second recommended setting, of the same
  * strength as its first (46 MiB, one pass) and ASVS 5.0's floor. Measured here it costs half the time
  * (8 against 14 ms: fresh memory is most of the cost) and less than half the memory per login, which
- * keeps logins quick under load (README "Reads from memory"). Hashes made with less are upgraded at the
+ * keeps logins quick under load (docs/architecture.md, "Reads from memory"). Hashes made with less are upgraded at the
  * next login.
  */
 export const ARGON2_PARAMS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;

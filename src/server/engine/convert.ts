@@ -9,7 +9,7 @@ import { collectionSize, extractCollectionFace } from './ttc.ts';
 import { decodeWoff, encodeWoff } from './woff.ts';
 import { decodeWoff2, encodeWoff2 } from './woff2.ts';
 
-// Which conversions are sound, and why (README "Font tools"):
+// Which conversions are sound, and why (docs/tools.md):
 // - WOFF, WOFF2 and EOT are wrappers: the tables go in and come out unchanged, so any font can be
 //   wrapped and unwrapped (EOT only around TrueType outlines, the only kind IE reads in EOT).
 // - TTF and OTF differ in their outlines (quadratic glyf vs cubic CFF). Unwrapping gives back the

@@ -1,4 +1,4 @@
-// Plans the unicode-range slices of the hosted web-font CSS (README "Hosted web fonts"): every
+// Plans the unicode-range slices of the hosted web-font CSS (docs/tools.md, "Hosted web fonts"): every
 // character the font maps goes into exactly one slice; slices come in order of use (Latin and
 // punctuation, then hanzi by frequency, then everything else by code point) and are cut so that
 // each one is about the target size as WOFF2. A page then downloads only the slices whose

@@ -1,7 +1,7 @@
 import type { SiteContact } from '../../contract/site.ts';
 import { env } from '../env.ts';
 
-/** The record numbers and contact channels the operator configured (README "Configuration"). */
+/** The record numbers and contact channels the operator configured (docs/configuration.md). */
 export function siteContact(): SiteContact {
   const config = env();
   const contact: SiteContact = {};

@@ -29,7 +29,7 @@ import {
   validateKey,
 } from './types.ts';
 
-/** Where the objects live and how to reach the bucket (README "Storage"). */
+/** Where the objects live and how to reach the bucket (docs/operations.md, "Storage"). */
 export interface S3Config {
   bucket: string;
   /** Folder inside the bucket, '' for its root; keys are stored as '<prefix>/<key>'. */
@@ -223,7 +223,7 @@ export class S3Storage implements Storage {
    * Nothing partial is ever visible on S3; what a killed process can leave is a multipart upload
    * that was never completed, whose parts are billed. Those started before `before` are aborted.
    * Services without ListMultipartUploads answer 0 (a lifecycle rule that aborts incomplete
-   * uploads does the same job there; README "Storage").
+   * uploads does the same job there; docs/operations.md, "Storage").
    */
   async sweepLeftovers(before: Date, prefix: string): Promise<number> {
     let removed = 0;

@@ -5,7 +5,7 @@ import {
   type SubmissionStatus,
 } from '../../contract/submissions.ts';
 
-// The stages of a submission and the only moves between them (README "Submissions" draws them):
+// The stages of a submission and the only moves between them (docs/submissions.md draws them):
 //
 //   draft ─submit→ submitted ─claim→ reviewing ─accept→ approved ─finalize→ finalized ─publish→ published
 //                                      │  ▲                (signed agreement + final files)

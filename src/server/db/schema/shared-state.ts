@@ -1,6 +1,6 @@
 import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
-// State that every node behind the load balancer must see alike (README "Running several nodes").
+// State that every node behind the load balancer must see alike (docs/operations.md, "Running several nodes").
 // Times come from the services' clock, not from the database's now(), so that tests can move time.
 
 /** One fixed-window counter of a rate limiter: `key` is '<limiter>:<subject>'. */
