@@ -24,6 +24,11 @@ const KIND_FONTS: Record<CoverKind, string[]> = {
   ad: ['noto-serif-sc', 'noto-sans-sc'],
 };
 
+/** The families a cover of `kind` may be drawn in, first choice first: the item's own, then the kind's. */
+export function coverFontCandidates(kind: CoverKind, fonts: readonly string[] = []): string[] {
+  return [...new Set([...fonts, ...KIND_FONTS[kind]])];
+}
+
 /** A family a cover can be drawn in. */
 interface CoverFont {
   gno: string;
@@ -105,7 +110,7 @@ export function slugOfCoverKey(kind: CoverKind, key: string | null | undefined):
  * font the cover is still drawn, in the default font.
  */
 export async function ensureCover(db: Db, storage: Storage, request: CoverRequest): Promise<string> {
-  const candidates = [...new Set([...(request.fonts ?? []), ...KIND_FONTS[request.kind]])];
+  const candidates = coverFontCandidates(request.kind, request.fonts);
   const available = await coverFonts(db, candidates);
   let font = candidates.map((gno) => available.get(gno)).find(Boolean);
   if (!font) {

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { env } from '../env.ts';
 import { log } from '../log.ts';
 import { MIGRATIONS_DIR } from '../paths.ts';
-import { acquireDirLock } from './lock.ts';
+import { acquireDirLock, postgresSiteLocks, processSiteLocks, type SiteLocks, withSiteLock } from './lock.ts';
 import * as schema from './schema/index.ts';
 
 /** The Drizzle database, the same type over PGlite and node-postgres. */
@@ -25,6 +25,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** Answers when the database can run a query (for /readyz). */
   ping(): Promise<void>;
+  /** Named locks shared by every process of the site (advisory locks on PostgreSQL). */
+  locks: SiteLocks;
   /** Flushes and closes; PGlite checkpoints first and releases its folder lock. */
   close(): Promise<void>;
 }
@@ -52,20 +54,20 @@ export async function openDatabase(options: {
     // a listener its error event would end the process.
     pool.on('error', (error) => log().warn({ err: error.message }, 'idle database connection lost'));
     const db = drizzlePg({ client: pool, schema });
+    const locks = postgresSiteLocks(() => pool.connect());
     // Several nodes may start at once over one server: the first to take the lock migrates, the
     // others wait and then find nothing left to apply (two at once would create the same tables).
-    const lock = await pool.connect();
     try {
-      await lock.query(`select pg_advisory_lock(hashtext('font-alliance migrations'))`);
-      await migratePg(db, { migrationsFolder });
-    } finally {
-      await lock.query(`select pg_advisory_unlock(hashtext('font-alliance migrations'))`).catch(() => undefined);
-      lock.release();
+      await withSiteLock(locks, 'migrations', () => migratePg(db, { migrationsFolder }));
+    } catch (error) {
+      await pool.end();
+      throw error;
     }
     return {
       db: db as unknown as Db,
       kind: 'postgres',
       ping: async () => void (await pool.query('select 1')),
+      locks,
       close: () => pool.end(),
     };
   }
@@ -87,6 +89,8 @@ export async function openDatabase(options: {
       db: db as unknown as Db,
       kind: 'pglite',
       ping: async () => void (await client.query('select 1')),
+      // One process serves an embedded database (its folder lock sees to that).
+      locks: processSiteLocks(),
       close: async () => {
         try {
           if (!client.closed) {
