@@ -29,8 +29,10 @@ if (fs.existsSync(dotenv)) process.loadEnvFile(dotenv);
 async function main(): Promise<void> {
   const config = env();
 
-  const buildId = await ensureBuilt();
-
+  // The build (a child process, on a fresh clone) and the database's creation and first seeding
+  // (this process) run side by side: on two cores each takes one.
+  const building = ensureBuilt();
+  building.catch(() => undefined);
   const opened = await database();
   console.log(
     opened.kind === 'pglite'
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
       : 'Database: PostgreSQL from DATABASE_URL',
   );
   await seedBeforeServing({ progress: createProgress(), database: opened });
+  const buildId = await building;
   await pageCache().keepOnlyBuild(buildId);
 
   // The adapter's entry would start its own server on import; this process owns the server.

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -67,9 +67,13 @@ export async function ensureBuilt(): Promise<string> {
     console.log('Building the site (first start or changed sources)…');
     const started = Date.now();
     const astro = path.resolve('node_modules/.bin/astro');
-    const result = spawnSync(process.execPath, [astro, 'build'], { stdio: 'inherit' });
-    if (result.status !== 0)
-      throw new Error(`astro build failed with exit code ${result.status}; run "npm run build" to see why.`);
+    // A child process, waited for without blocking: `npm start` opens and seeds the database meanwhile.
+    const child = spawn(process.execPath, [astro, 'build'], { stdio: 'inherit' });
+    const status = await new Promise<number | null>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', resolve);
+    });
+    if (status !== 0) throw new Error(`astro build failed with exit code ${status}; run "npm run build" to see why.`);
     fs.writeFileSync(STAMP, fingerprint);
     console.log(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return fingerprint;

@@ -163,7 +163,8 @@ async function seedPass(options: PassOptions, signal: AbortSignal): Promise<Seed
     signal,
     onProgress: (report) => {
       bytes = { done: report.bytesDone, total: report.bytesTotal };
-      if (report.phase === 'download' && Date.now() - lastProgressLog >= PROGRESS_LOG_MS) {
+      const downloading = report.phase === 'download' && report.bytesDone < report.bytesTotal;
+      if (downloading && Date.now() - lastProgressLog >= PROGRESS_LOG_MS) {
         lastProgressLog = Date.now();
         log().info(`font library: downloading ${report.gno}, ${megabytes(bytes.done)} / ${megabytes(bytes.total)}`);
       }
