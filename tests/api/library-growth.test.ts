@@ -15,7 +15,8 @@ import { createApp } from '../../src/server/app.ts';
 import { articles, fontFamilies, fonts } from '../../src/server/db/schema/index.ts';
 import { seedLibraryInBackground } from '../../src/server/db/seed/background.ts';
 import { seedContent } from '../../src/server/db/seed/content-seed.ts';
-import { type CatalogueEntry, FIXTURE_CATALOGUE } from '../../src/server/db/seed/font-catalogue.ts';
+import { type CatalogueEntry, FIXTURE_CATALOGUE, FONT_CATALOGUE } from '../../src/server/db/seed/font-catalogue.ts';
+import { libraryGrowth } from '../../src/server/db/seed/library-plan.ts';
 import { resetEnv } from '../../src/server/env.ts';
 import type { FontResource, Page } from '../../src/server/fonts/catalogue.ts';
 import { log } from '../../src/server/log.ts';
@@ -180,6 +181,22 @@ describe('the library seeded in the background', () => {
       .from(fonts)
       .where(like(fonts.gno, `${late.gno}%`));
     expect(faces.map((face) => face.weight).sort()).toEqual([400, 700]);
+  });
+});
+
+describe('the library note', () => {
+  test('tells how far the library has grown while families are missing, and nothing once it is whole', async () => {
+    // FONT_SEED=registry here: of the catalogue, the three fixture families are in the database.
+    const present = FONT_CATALOGUE.filter((entry) => FIXTURE_CATALOGUE.some((fixture) => fixture.gno === entry.gno));
+    expect(await libraryGrowth()).toEqual({ have: present.length, total: FONT_CATALOGUE.length });
+    process.env['FONT_SEED'] = 'fixtures';
+    resetEnv();
+    try {
+      expect(await libraryGrowth()).toBeUndefined();
+    } finally {
+      process.env['FONT_SEED'] = 'registry';
+      resetEnv();
+    }
   });
 });
 
