@@ -102,3 +102,28 @@ export interface DownloadLink {
 export const FONT_CATEGORIES = ['黑体', '宋体', '楷体', '圆体', '仿宋', '手写', '书法', '艺术', '像素'] as const;
 /** The writing systems a family is made for. */
 export const FONT_SCRIPTS = ['简体', '繁体', '日文'] as const;
+
+/** The body of POST /web/api/font/coverage: the text whose characters the fonts must have. */
+export interface FontCoverageRequest {
+  /** Its distinct code points, whitespace left out, are checked: 1 to 5,000 of them. */
+  text: string;
+}
+
+/** How well one family covers the checked characters: the figures of its best face. */
+export interface FontCoverageFamily {
+  fontGNo: string;
+  /** How many of the checked characters the family's best face lacks (0: it has them all). */
+  lacks: number;
+  /** The first (at most 20) characters it lacks, in the order of the text. */
+  missing: string;
+}
+
+/** The answer of POST /web/api/font/coverage: every published family, fewest lacking first. */
+export interface FontCoverageAnswer {
+  /** How many distinct characters were checked. */
+  checked: number;
+  families: FontCoverageFamily[];
+}
+
+/** The most distinct characters one coverage question may check. */
+export const COVERAGE_MAX_CHARACTERS = 5000;

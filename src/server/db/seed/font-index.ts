@@ -5,6 +5,9 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { and, eq, inArray, notInArray } from 'drizzle-orm';
 import { oflText } from '../../engine/data-files.ts';
 import { type FontMetadata, readFontMetadata } from '../../engine/metadata.ts';
+import { readSfnt } from '../../engine/sfnt.ts';
+import { cmapOf } from '../../engine/sfnt-info.ts';
+import { storeCodePoints } from '../../fonts/cmap-cache.ts';
 import { childGno, pickDefaultFace } from '../../fonts/faces.ts';
 import type { Storage } from '../../storage/index.ts';
 import type { Db } from '../client.ts';
@@ -75,6 +78,8 @@ export async function indexFaces(
     const hash = await sha256(bytes);
     stored.push(fileKey);
     await store.put(fileKey, bytes);
+    // The glyph browser and the coverage index read this instead of parsing the font again.
+    await storeCodePoints(store, hash, cmapOf(readSfnt(bytes)).keys());
     faces.push({ gno, meta, weight: meta.weight, italic: meta.italic, fileKey, fileSize: bytes.length, sha256: hash });
     await yieldToEventLoop();
   }
