@@ -7,10 +7,13 @@ import type { FontCoverageAnswer } from '../../src/contract/fonts.ts';
 import { createApp } from '../../src/server/app.ts';
 import { contentChanged } from '../../src/server/content/changes.ts';
 import { closeDatabase, db, useDatabase } from '../../src/server/db/client.ts';
-import { fontFamilies } from '../../src/server/db/schema/index.ts';
+import { fontFamilies, fonts } from '../../src/server/db/schema/index.ts';
 import { seedFonts } from '../../src/server/db/seed/fonts.ts';
 import { resetEnv } from '../../src/server/env.ts';
+import { closeSubsetPool } from '../../src/server/webfont/subset.ts';
+import { cmapKey } from '../../src/server/fonts/cmap-cache.ts';
 import { CoverageIndex } from '../../src/server/fonts/coverage-index.ts';
+import { storage } from '../../src/server/storage/index.ts';
 import { readCmapCodePoints } from '../helpers/cmap.ts';
 import { openTestDatabase } from '../helpers/database.ts';
 
@@ -54,9 +57,15 @@ beforeAll(async () => {
   resetEnv();
   useDatabase(await openTestDatabase());
   expect((await seedFonts({ source: 'fixtures' })).failed).toEqual([]);
+  // As on a library seeded before the seeding cached cmaps: the index reads them from the fonts.
+  const database = await db();
+  for (const font of await database.select({ sha256: fonts.sha256 }).from(fonts)) {
+    await storage().delete(cmapKey(font.sha256));
+  }
   app = createApp();
 });
 afterAll(async () => {
+  await closeSubsetPool();
   await closeDatabase();
   process.env = savedEnv;
   resetEnv();
