@@ -10,10 +10,10 @@ import { closeDatabase, db, useDatabase } from '../../src/server/db/client.ts';
 import { fontFamilies, fonts } from '../../src/server/db/schema/index.ts';
 import { seedFonts } from '../../src/server/db/seed/fonts.ts';
 import { resetEnv } from '../../src/server/env.ts';
-import { closeSubsetPool } from '../../src/server/webfont/subset.ts';
 import { cmapKey } from '../../src/server/fonts/cmap-cache.ts';
 import { CoverageIndex } from '../../src/server/fonts/coverage-index.ts';
 import { storage } from '../../src/server/storage/index.ts';
+import { closeSubsetPool } from '../../src/server/webfont/subset.ts';
 import { readCmapCodePoints } from '../helpers/cmap.ts';
 import { openTestDatabase } from '../helpers/database.ts';
 

@@ -105,7 +105,13 @@ describe('GET /api/v1/web/{gno}/download', () => {
     expect(res.headers.get('content-disposition')).toContain(
       `filename*=UTF-8''${encodeURIComponent('思源黑体（简体）.zip')}`,
     );
-    const entries = unzip(new Uint8Array(await res.arrayBuffer()));
+    const whole = new Uint8Array(await res.arrayBuffer());
+    // Its size is known before it is sent, so the browser shows progress, and it resumes.
+    expect(res.headers.get('content-length')).toBe(String(whole.byteLength));
+    await expectRangeAnswers(app, link.url, whole);
+    const again = new Uint8Array(await (await app.request(link.url)).arrayBuffer());
+    expect(again).toEqual(whole);
+    const entries = unzip(whole);
     expect(Object.keys(entries).sort()).toEqual([
       'noto-sans-sc/NotoSansSC_400Regular.ttf',
       'noto-sans-sc/NotoSansSC_700Bold.ttf',

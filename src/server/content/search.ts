@@ -140,6 +140,9 @@ export interface SearchResult {
   preview: string | null;
 }
 
+/** How close to the best result's score a font must come to be listed before everything else. */
+const FONT_LEAD_SHARE = 0.5;
+
 /** Fonts and articles ranked for a query (Chinese word segmentation, weighted fields), one page of them. */
 export async function searchContent(
   query: PageRequest & { keyword: string; type?: SearchType | undefined },
@@ -147,8 +150,11 @@ export async function searchContent(
 ): Promise<Page<SearchResult>> {
   const index = await searchIndex(database);
   const ranked = index.search(query.keyword, query.type ? (doc) => doc.type === query.type : undefined);
-  // Someone who types a font's name is looking for the font: fonts come first, each kind by rank.
-  const hits = [...ranked.filter((hit) => hit.doc.type === 'font'), ...ranked.filter((hit) => hit.doc.type !== 'font')];
+  // Someone who types a font's name is looking for the font: fonts that match about as well as the
+  // best result come first; a font found only through a word of its style keeps its rank.
+  const best = ranked[0]?.score ?? 0;
+  const leads = (hit: (typeof ranked)[number]) => hit.doc.type === 'font' && hit.score >= best * FONT_LEAD_SHARE;
+  const hits = [...ranked.filter(leads), ...ranked.filter((hit) => !leads(hit))];
   const start = (query.current - 1) * query.size;
   const records = hits.slice(start, start + query.size).map(
     (hit): SearchResult => ({

@@ -1,6 +1,4 @@
 import path from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
-import { ZipArchive } from 'archiver';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DownloadLink } from '../../contract/fonts.ts';
 import { purgeEverywhere } from '../content/changes.ts';
@@ -8,11 +6,11 @@ import { db as configuredDb, type Db } from '../db/client.ts';
 import { downloadHistory, fontFamilies, fonts } from '../db/schema/index.ts';
 import { DOWNLOADS_TAG } from '../http/answer-cache.ts';
 import { notFound } from '../http/envelope.ts';
-import { log } from '../log.ts';
 import { type GetOptions, type StorageObject, storage } from '../storage/index.ts';
 import type { FamilyRow, FontRow } from './catalogue.ts';
 import { findPublishedFamily } from './detail.ts';
 import { type Clock, signedDownloadPath, verifyDownload } from './download-links.ts';
+import { openZip, storedCrc32, type ZipEntry, zipLayout } from './stored-zip.ts';
 
 export type { DownloadLink };
 
@@ -26,16 +24,18 @@ export type DownloadTarget =
   | { kind: 'font'; family: FamilyRow; font: FontRow }
   | { kind: 'family'; family: FamilyRow; fonts: FontRow[] };
 
-/** An opened download: one stored TTF, read whole or in part, or a family's zip made as it streams. */
-export type DownloadStream = {
+/**
+ * An opened download: one stored font, or a family's store-only zip laid out ahead (stored-zip.ts),
+ * either read whole or in the part a Range asks for.
+ */
+export interface DownloadStream {
   fileName: string;
   /** An ASCII name for clients that do not read RFC 5987 names. */
   asciiName: string;
   contentType: string;
-} & (
-  | { kind: 'file'; open: (options: GetOptions) => Promise<StorageObject | undefined> }
-  | { kind: 'zip'; body: Readable }
-);
+  kind: 'file';
+  open: (options: GetOptions) => Promise<StorageObject | undefined>;
+}
 
 /** The published child font or family a gno names, or 404. */
 export async function downloadTarget(db: Db, gno: string): Promise<DownloadTarget> {
@@ -102,9 +102,9 @@ function readme(family: FamilyRow, children: FontRow[], licenseName: string): st
 }
 
 /**
- * Checks the link and opens what it delivers: a TTF straight from storage (whole or the range a
- * resumed download asks for), or a zip of the family's
- * every weight plus its licence and a README, made while it streams (never held in memory).
+ * Checks the link and opens what it delivers: a TTF straight from storage, or a zip of the family's
+ * every weight plus its licence and a README, stored as they are so that its size is known; either
+ * whole or the range a resumed download asks for.
  */
 export async function openDownload(
   gno: string,
@@ -120,25 +120,32 @@ export async function openDownload(
     const key = target.font.fileKey;
     return { target, stream: { ...names, kind: 'file', open: (get) => store.get(key, get), contentType: 'font/ttf' } };
   }
-  const zip = new ZipArchive({ zlib: { level: 6 } });
-  const out = new PassThrough();
-  zip.on('warning', (error: Error) => log().warn({ err: error, gno }, 'zip warning'));
-  zip.on('error', (error: Error) => {
-    log().error({ err: error, gno }, 'zip failed');
-    out.destroy(error);
-  });
-  zip.pipe(out);
   const folder = target.family.gno;
   const licenseName = target.family.license.startsWith('OFL') ? 'OFL.txt' : 'LICENSE.txt';
+  const entries: ZipEntry[] = [];
   for (const font of target.fonts) {
-    const object = await store.get(font.fileKey);
-    if (!object) throw notFound('字体文件暂时无法下载，请稍后再试');
-    zip.append(object.body, { name: `${folder}/${path.posix.basename(font.fileKey)}` });
+    entries.push({
+      name: `${folder}/${path.posix.basename(font.fileKey)}`,
+      key: font.fileKey,
+      size: font.fileSize,
+      crc32: await storedCrc32(store, font),
+    });
   }
-  zip.append(target.family.licenseText, { name: `${folder}/${licenseName}` });
-  zip.append(readme(target.family, target.fonts, licenseName), { name: `${folder}/README.txt` });
-  void zip.finalize().catch(() => undefined);
-  return { target, stream: { ...names, kind: 'zip', body: out, contentType: 'application/zip' } };
+  entries.push({ name: `${folder}/${licenseName}`, bytes: Buffer.from(target.family.licenseText, 'utf8') });
+  entries.push({
+    name: `${folder}/README.txt`,
+    bytes: Buffer.from(readme(target.family, target.fonts, licenseName), 'utf8'),
+  });
+  const layout = zipLayout(entries, target.family.updatedAt);
+  return {
+    target,
+    stream: {
+      ...names,
+      kind: 'file',
+      open: async (get) => openZip(layout, store, get),
+      contentType: 'application/zip',
+    },
+  };
 }
 
 /**

@@ -3,9 +3,9 @@
 import { buffer } from 'node:stream/consumers';
 import { parentPort } from 'node:worker_threads';
 import { FaceCache } from '../engine/face-cache.ts';
+import { loadSubsetFace, type SubsetFace } from '../engine/hb-subset.ts';
 import { tagAt, viewOf } from '../engine/sfnt.ts';
 import { cmapOf as readCmap } from '../engine/sfnt-info.ts';
-import { loadSubsetFace, type SubsetFace } from '../engine/hb-subset.ts';
 import { encodeWoff2Fast } from '../engine/woff2-fast.ts';
 import { env } from '../env.ts';
 import { storage } from '../storage/index.ts';
