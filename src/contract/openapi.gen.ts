@@ -559,6 +559,8 @@ export interface paths {
                 query: {
                     /** @description 字体编号 */
                     gno: string;
+                    /** @description 文件格式 */
+                    format?: "ttf" | "woff2";
                 };
                 header?: never;
                 path?: never;

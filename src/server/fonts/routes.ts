@@ -43,6 +43,9 @@ const gnoQuery = z.object({
   gno: z.string().trim().min(1).max(100).meta({ label: '字体编号' }),
 });
 
+/** The query of GET /font/get-download-url: a weight or a family, and for a weight its format. */
+const downloadQuery = gnoQuery.extend({ format: optionalChoice(['ttf', 'woff2'], '文件格式') });
+
 /** The query of GET /font/glyphs: a font, a page of its characters, and optionally one coverage set. */
 export const glyphQuery = gnoQuery.extend({
   current: pageQuery.shape.current,
@@ -88,8 +91,9 @@ export function fontRoutes(options: { now?: Clock } = {}): Hono {
     c.header('Cache-Control', 'no-store');
     return c.json(ok(await fontCoverage(c.req.valid('json').text)));
   });
-  routes.get('/font/get-download-url', validate('query', gnoQuery), async (c) => {
-    const link = await createDownloadLink(c.req.valid('query').gno, options.now ? { now: options.now } : {});
+  routes.get('/font/get-download-url', validate('query', downloadQuery), async (c) => {
+    const { gno, format } = c.req.valid('query');
+    const link = await createDownloadLink(gno, { format, ...(options.now ? { now: options.now } : {}) });
     c.header('Cache-Control', 'no-store');
     return c.json(ok(link));
   });
