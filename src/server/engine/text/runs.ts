@@ -63,18 +63,3 @@ export function splitRuns(text: string, faces: readonly Coverage[]): SplitText {
   }
   return { runs, missing };
 }
-
-/** The characters of a text that none of the faces has, each once. */
-export function missingCharacters(text: string, faces: readonly Coverage[]): string[] {
-  return splitRuns(text, faces).missing;
-}
-
-/**
- * Of an ordered list of candidate faces, the ones a text needs: the first, then each later one that
- * maps a character no face before it has. Answers their indexes in the candidates' order.
- */
-export function facesNeeded(text: string, candidates: readonly Coverage[]): number[] {
-  const needed: number[] = [];
-  for (const { face } of splitRuns(text, candidates).runs) if (!needed.includes(face)) needed.push(face);
-  return needed.sort((a, b) => a - b);
-}
