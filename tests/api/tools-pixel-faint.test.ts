@@ -4,7 +4,7 @@ import type { PixelPreview } from '../../src/contract/tools.ts';
 import { pixelFont } from '../../src/server/engine/pixel/pixel-font.ts';
 import type { PixelGlyph } from '../../src/server/engine/pixel/rasterize.ts';
 import { call, json, type LibraryFixture } from '../helpers/font-library.ts';
-import { closeToolsApp, openToolsApp, uploadFont, waitForJob } from '../helpers/tools.ts';
+import { closeToolsApp, type JobAnswer, openToolsApp, uploadFont, waitForJob } from '../helpers/tools.ts';
 
 // Faces the pixel maker cannot turn into a pixel font as asked: a hairline face that comes out
 // empty on a small grid (the tool works out what would draw it), and a face whose every glyph is
@@ -64,6 +64,17 @@ async function upload(bytes: Uint8Array, name: string): Promise<string> {
 const preview = (fileId: string, options: Record<string, unknown>) =>
   call<PixelPreview>(app, '/tools/api/pixel/preview', json('POST', { source: { fileId }, options, text: TEXT }));
 
+/** Asks for a pixel font of the text at grid 16 and waits for the job to end. */
+async function makeFont(fileId: string, family: string): Promise<JobAnswer> {
+  const started = await call<{ jobId: string }>(
+    app,
+    '/tools/api/pixel',
+    json('POST', { source: { fileId }, options: { grid: 16 }, text: TEXT, family }),
+  );
+  expect(started.status, started.message).toBe(200);
+  return waitForJob(app, started.data.jobId, 60_000);
+}
+
 const ink = (bits: string) => [...bits].filter((bit) => bit === '1').length;
 
 beforeAll(async () => {
@@ -96,13 +107,7 @@ describe('a face too thin for its grid', () => {
     }
 
     // A font made at the faint options is refused with the same advice, not published empty.
-    const started = await call<{ jobId: string }>(
-      app,
-      '/tools/api/pixel',
-      json('POST', { source: { fileId }, options: { grid: 16 }, text: TEXT, family: '细线' }),
-    );
-    expect(started.status, started.message).toBe(200);
-    const job = await waitForJob(app, started.data.jobId, 60_000);
+    const job = await makeFont(fileId, '细线');
     expect(job.state).toBe('failed');
     expect(job.error).toBe(advice?.message);
   }, 120_000);
@@ -118,13 +123,7 @@ describe('a face too thin for its grid', () => {
 describe('a face whose glyphs are all one box', () => {
   test('is refused with a message instead of being made into a font of boxes', async () => {
     const fileId = await upload(fontOf(box), 'boxes.ttf');
-    const started = await call<{ jobId: string }>(
-      app,
-      '/tools/api/pixel',
-      json('POST', { source: { fileId }, options: { grid: 16 }, text: TEXT, family: '方框' }),
-    );
-    expect(started.status, started.message).toBe(200);
-    const job = await waitForJob(app, started.data.jobId, 60_000);
+    const job = await makeFont(fileId, '方框');
     expect(job.state).toBe('failed');
     expect(job.error).toMatch(/每个字都一模一样/);
     expect(job.result?.files ?? []).toEqual([]);

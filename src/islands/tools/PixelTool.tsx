@@ -363,30 +363,30 @@ export default function PixelTool(): ReactElement {
                   alt={`像素字预览：${text.trim()}`}
                 />
                 {preview.missing && <p className="pixel-hint">这款字体里没有：{preview.missing}</p>}
-                {preview.faint && (
-                  <div className="pixel-faint" role="status">
-                    <p>{preview.faint.message}</p>
-                    <div className="pixel-faint__actions">
-                      {preview.faint.threshold !== undefined && (
-                        <button
-                          type="button"
-                          className="btn"
-                          onClick={() => setWeightBias(biasOf(preview.faint?.threshold ?? threshold))}
-                        >
-                          笔画调粗
-                        </button>
-                      )}
-                      {preview.faint.grid !== undefined && (
-                        <button type="button" className="btn" onClick={() => setGrid(preview.faint?.grid ?? grid)}>
-                          改用 {preview.faint.grid} × {preview.faint.grid}
-                        </button>
-                      )}
-                    </div>
-                  </div>
-                )}
               </>
             )}
           </div>
+          {font && preview?.faint && !previewError && (
+            <div className="pixel-faint" role="status">
+              <p>{preview.faint.message}</p>
+              <div className="pixel-faint__actions">
+                {preview.faint.threshold !== undefined && (
+                  <button
+                    type="button"
+                    className="btn"
+                    onClick={() => setWeightBias(biasOf(preview.faint?.threshold ?? threshold))}
+                  >
+                    笔画调粗
+                  </button>
+                )}
+                {preview.faint.grid !== undefined && (
+                  <button type="button" className="btn" onClick={() => setGrid(preview.faint?.grid ?? grid)}>
+                    改用 {preview.faint.grid} × {preview.faint.grid}
+                  </button>
+                )}
+              </div>
+            </div>
+          )}
           {preview && preview.glyphs.length > 0 && (
             <fieldset className="pixel-glyphs">
               <legend className="tool-field__label">点一个字，逐个像素修改</legend>

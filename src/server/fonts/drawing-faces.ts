@@ -2,8 +2,6 @@ import fsp from 'node:fs/promises';
 import { buffer } from 'node:stream/consumers';
 import { decodeFont } from '../engine/convert.ts';
 import { sniffFontFormat } from '../engine/font-format.ts';
-import { readSfnt, type Sfnt } from '../engine/sfnt.ts';
-import { readSfntFile } from '../engine/sfnt-file.ts';
 import { acquireFace, type DrawingFace, type FaceSource } from '../engine/text/font-registry.ts';
 import { storage as configuredStorage, type Storage } from '../storage/index.ts';
 
@@ -56,18 +54,6 @@ export async function storedFaceSource(ref: StoredFace, storage: Storage = confi
     maxSfntBytes: ref.maxSfntBytes,
   });
   return { bytes: sfnt };
-}
-
-/** The decoded font of a stored face (for what needs its tables: SVG subsets, outlines). */
-export async function storedSfnt(ref: StoredFace): Promise<Uint8Array> {
-  const source = await storedFaceSource(ref);
-  return 'bytes' in source ? source.bytes : new Uint8Array(await fsp.readFile(source.path));
-}
-
-/** Some tables of a stored face (read by position from its file when it has one). */
-export async function storedTables(ref: StoredFace, tags: readonly string[]): Promise<Sfnt> {
-  const source = await storedFaceSource(ref);
-  return 'bytes' in source ? readSfnt(source.bytes) : readSfntFile(source.path, tags);
 }
 
 /** Registers a stored face for drawing; `release()` it when done. */

@@ -1,11 +1,13 @@
 import { FontInputError } from '../../engine/font-errors.ts';
+import { readSfnt } from '../../engine/sfnt.ts';
+import { readSfntFile } from '../../engine/sfnt-file.ts';
 import { familyNameOf } from '../../engine/sfnt-info.ts';
-import { type CloudShape, cloudPng, cloudSvg, makeCloud } from '../../engine/wordcloud/cloud.ts';
+import { type CloudShape, cloudPng, cloudSvg, loadWordFont, makeCloud } from '../../engine/wordcloud/cloud.ts';
 import type { PaletteName } from '../../engine/wordcloud/colors.ts';
-import { WordFont } from '../../engine/wordcloud/draw.ts';
+import type { WordFont } from '../../engine/wordcloud/draw.ts';
 import type { Orientation } from '../../engine/wordcloud/layout.ts';
 import { countWords, type WeightedWord } from '../../engine/wordcloud/words.ts';
-import { acquireStoredFace, readStored, type StoredFace, storedSfnt, storedTables } from '../../fonts/drawing-faces.ts';
+import { readStored, type StoredFace, storedFaceSource } from '../../fonts/drawing-faces.ts';
 
 // The word cloud's work inside a tools worker: cut the text into words, read the fonts (kept for
 // the next request, since a person adjusts one cloud many times), lay the words out and draw them.
@@ -61,8 +63,10 @@ async function loadFont(ref: CloudFontRef): Promise<LoadedFont> {
     fonts.set(id, found);
     return found;
   }
-  const familyName = familyNameOf(await storedTables(ref, ['name']));
-  const loaded = { font: new WordFont(await acquireStoredFace(ref), () => storedSfnt(ref)), familyName };
+  const source = await storedFaceSource(ref);
+  // The name table alone, read by position from a library face's file.
+  const names = 'bytes' in source ? readSfnt(source.bytes) : readSfntFile(source.path, ['name']);
+  const loaded = { font: loadWordFont(source), familyName: familyNameOf(names) };
   fonts.set(id, loaded);
   if (fonts.size > MAX_FONTS) {
     const [oldest, dropped] = fonts.entries().next().value as [string, LoadedFont];
