@@ -130,7 +130,9 @@ export async function seedArticle(ctx: SeedItemContext, file: ContentFile): Prom
     .where(eq(articles.slug, slug));
   if (existing) {
     // A title an editor changed was drawn, as the editor saves it, in the kind's own fonts.
-    const fonts = existing.title === file.title ? await familyGnos(ctx.db, await resolveFamilies(ctx, file)) : [];
+    // Unknown fonts were reported when the item was added; a kept item is not reported again.
+    const quiet = { ...ctx, warn: () => undefined };
+    const fonts = existing.title === file.title ? await familyGnos(ctx.db, await resolveFamilies(quiet, file)) : [];
     return redrawCover(
       ctx,
       existing.coverKey,
