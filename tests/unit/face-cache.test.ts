@@ -38,6 +38,17 @@ describe('FaceCache', () => {
     expect(cache.count).toBe(2);
   });
 
+  test('says which faces it let go, and not the one it only counted again', () => {
+    const evicted: string[] = [];
+    const cache = new FaceCache(100, (fontId) => evicted.push(fontId));
+    const b = fakeFace(30);
+    cache.set('a', fakeFace(30));
+    cache.set('b', b);
+    b.grow(90);
+    cache.trim('b');
+    expect(evicted).toEqual(['a']);
+  });
+
   test('counts a face again when it grows, and trims the others to make room', () => {
     const cache = new FaceCache(100);
     const a = fakeFace(30);

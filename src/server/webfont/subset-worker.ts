@@ -1,18 +1,19 @@
 // A worker thread of the subset pool: keeps preprocessed HarfBuzz faces in memory and answers
 // subset requests with TTF and fast WOFF2 bytes. Runs on Node 24 directly (types are stripped).
 import { buffer } from 'node:stream/consumers';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { FaceCache } from '../engine/face-cache.ts';
 import { loadSubsetFace, type SubsetFace } from '../engine/hb-subset.ts';
 import { encodeWoff2Fast } from '../engine/woff2-fast.ts';
-import { env } from '../env.ts';
 import { storage } from '../storage/index.ts';
-import type { CmapJob, SubsetJob, SubsetReply } from './subset-pool.ts';
+import type { CmapJob, EvictedNote, SubsetJob, SubsetReply, SubsetWorkerData } from './subset-pool.ts';
 
 const port = parentPort;
 if (!port) throw new Error('subset-worker.ts must run as a worker thread');
 
-const faces = new FaceCache(env().SUBSET_FACE_CACHE_MB * 1024 * 1024);
+const { faceBudgetBytes } = workerData as SubsetWorkerData;
+// The pool skips its storage lookup for fonts whose face is here, so it hears when one leaves.
+const faces = new FaceCache(faceBudgetBytes, (fontId) => port.postMessage({ evicted: fontId } satisfies EvictedNote));
 
 const loading = new Map<string, Promise<SubsetFace>>();
 
