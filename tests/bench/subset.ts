@@ -113,9 +113,11 @@ const ms = (value: number) => `${value.toFixed(2)} ms`;
 const against = (value: number, reference: number) =>
   Number.isFinite(reference) ? `${ms(value)}  (${(value / reference).toFixed(2)}× the CLI)` : ms(value);
 
-// Warm up: the preview worker loads the face and, once it is popular, preprocesses it.
+// Warm up: the preview worker loads the face and, once it is popular and the worker idle for a
+// moment, preprocesses it, as between a visitor's pages.
 for (let i = 0; i < 8; i++) await embedded(freshText(20));
 await byPath(freshText(20));
+await new Promise((resolve) => setTimeout(resolve, 3000));
 
 const quiet = await freshRound();
 const quietCli = median(quiet.cli);

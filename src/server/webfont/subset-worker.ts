@@ -36,18 +36,38 @@ function face(job: SubsetJob): Promise<SubsetFace> {
 
 /** Subsets from a face this many times before it is worth preprocessing. */
 const PREPROCESS_AFTER_USES = 3;
+/** Quiet needed before preprocessing starts: a page's burst of previews is not held up by it. */
+const PREPROCESS_AFTER_IDLE_MS = 200;
+
+const popular = new Set<string>();
+let idleTimer: NodeJS.Timeout | undefined;
 
 /**
- * Preprocesses a face that keeps being asked for, after the reply has gone out: the 150–250 ms it
- * takes would otherwise sit in front of a request. Jobs that arrive meanwhile wait for it.
+ * Preprocesses the faces that keep being asked for (2–10× faster subsets) once the worker has been
+ * idle a moment: the 150–250 ms each takes would otherwise sit in front of requests, and a job
+ * that arrives meanwhile still waits for it. A face is preprocessed only while its growth (about
+ * four times the font) fits the budget: evicting others for it would have them loaded again.
  */
-function preprocessWhenPopular(fontId: string): void {
+function preprocessWhenIdle(): void {
+  clearTimeout(idleTimer);
+  if (popular.size === 0) return;
+  idleTimer = setTimeout(() => {
+    const [fontId] = popular;
+    if (fontId === undefined) return;
+    popular.delete(fontId);
+    const resident = faces.get(fontId);
+    if (resident && !resident.preprocessed && faces.hasRoomFor(resident.preprocessedSize - resident.size)) {
+      resident.preprocess();
+      faces.trim(fontId);
+    }
+    preprocessWhenIdle();
+  }, PREPROCESS_AFTER_IDLE_MS);
+  idleTimer.unref();
+}
+
+function notePopular(fontId: string): void {
   const resident = faces.get(fontId);
-  if (!resident || resident.preprocessed || resident.uses < PREPROCESS_AFTER_USES) return;
-  setImmediate(() => {
-    resident.preprocess();
-    faces.trim(fontId);
-  });
+  if (resident && !resident.preprocessed && resident.uses >= PREPROCESS_AFTER_USES) popular.add(fontId);
 }
 
 /** The sorted code points a font maps; fontkit is loaded only when the first such job arrives. */
@@ -63,6 +83,7 @@ async function cmapOf(job: CmapJob): Promise<Uint32Array> {
 }
 
 port.on('message', async (job: SubsetJob | CmapJob) => {
+  clearTimeout(idleTimer);
   try {
     if (job.kind === 'cmap') {
       const codePoints = await cmapOf(job);
@@ -74,11 +95,13 @@ port.on('message', async (job: SubsetJob | CmapJob) => {
     const woff2 = encodeWoff2Fast(ttf, job.quality);
     const reply: SubsetReply = { id: job.id, ttf, woff2, ms: performance.now() - started };
     port.postMessage(reply, [ttf.buffer as ArrayBuffer, woff2.buffer as ArrayBuffer]);
-    preprocessWhenPopular(job.fontId);
+    notePopular(job.fontId);
   } catch (error) {
     port.postMessage({
       id: job.id,
       error: error instanceof Error ? error.message : String(error),
     } satisfies SubsetReply);
+  } finally {
+    preprocessWhenIdle();
   }
 });
