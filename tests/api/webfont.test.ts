@@ -216,6 +216,22 @@ describe('POST /webfont/http', () => {
     expect(subsetStats().subsetted).toBe(before.subsetted);
   });
 
+  test('answers the same call again from memory whole: the same bytes, without looking at a preview', async () => {
+    const call = () =>
+      app.request('/webfont/http?embed=woff2', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify([{ gno: 'zcool-kuaile', text: '欲穷千里目' }]),
+      });
+    const first = Buffer.from(await (await call()).arrayBuffer());
+    const before = subsetStats();
+    const again = await call();
+    expect(again.status).toBe(200);
+    expect(again.headers.get('content-type')).toContain('application/json');
+    expect(Buffer.from(await again.arrayBuffer()).equals(first)).toBe(true);
+    expect(subsetStats()).toEqual(before);
+  });
+
   test('refuses an embed format it does not know', async () => {
     const res = await app.request('/webfont/http?embed=ttf', {
       method: 'POST',

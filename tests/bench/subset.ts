@@ -90,6 +90,13 @@ function cli(text: string): number {
   return performance.now() - started;
 }
 
+/** The floor of any answer on this machine now: a round trip to the liveness probe. */
+async function healthz(): Promise<number> {
+  const started = performance.now();
+  await (await fetch(`${base}/healthz`)).arrayBuffer();
+  return performance.now() - started;
+}
+
 interface Round {
   embedded: number[];
   byPath: number[];
@@ -130,11 +137,18 @@ await embedded(repeatedText);
 await byPath(repeatedText);
 const again: number[] = [];
 const againByPath: number[] = [];
+const floor: number[] = [];
 for (let i = 0; i < RUNS; i++) {
   again.push(await embedded(repeatedText));
   againByPath.push(await byPath(repeatedText));
+  floor.push(await healthz());
 }
-rows.push(['quiet: preview, repeated (call answers with the WOFF2)', ms(median(again))]);
+const floorMs = median(floor);
+rows.push(['quiet: GET /healthz, the server’s cheapest answer (reference)', ms(floorMs)]);
+rows.push([
+  'quiet: preview, repeated (call answers with the WOFF2)',
+  `${ms(median(again))}  (${(median(again) / floorMs).toFixed(2)}× /healthz)`,
+]);
 rows.push(['quiet: preview, repeated (call, then GET of the WOFF2)', ms(median(againByPath))]);
 const fresh500: number[] = [];
 for (let i = 0; i < 5; i++) fresh500.push(await embedded(freshText(500)));
@@ -165,8 +179,16 @@ rows.push(['busy: hb-subset CLI spawn, fresh 20 chars (reference)', hbSubset ? m
 rows.push(['busy: preview, fresh 20 chars (call answers with the WOFF2)', against(median(busy.embedded), busyCli)]);
 rows.push(['busy: preview, fresh 20 chars (call, then GET of the WOFF2)', against(median(busy.byPath), busyCli)]);
 const busyAgain: number[] = [];
-for (let i = 0; i < RUNS; i++) busyAgain.push(await embedded(repeatedText));
-rows.push(['busy: preview, repeated (call answers with the WOFF2)', ms(median(busyAgain))]);
+const busyFloor: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  busyAgain.push(await embedded(repeatedText));
+  busyFloor.push(await healthz());
+}
+rows.push(['busy: GET /healthz (reference)', ms(median(busyFloor))]);
+rows.push([
+  'busy: preview, repeated (call answers with the WOFF2)',
+  `${ms(median(busyAgain))}  (${(median(busyAgain) / median(busyFloor)).toFixed(2)}× /healthz)`,
+]);
 fs.rmSync(cliOut, { force: true });
 // A job left running would be taken up again by the next start on this data folder.
 while (['queued', 'running'].includes(await jobState())) await new Promise((resolve) => setTimeout(resolve, 500));

@@ -3,6 +3,7 @@ import { compress } from 'hono/compress';
 import { z } from 'zod';
 import { notFound, ok } from '../http/envelope.ts';
 import { validate } from '../http/validate.ts';
+import { subsetAnswerCache } from './answers.ts';
 import { webfontCss, webfontSlice } from './css.ts';
 import { subsetFonts } from './subset.ts';
 
@@ -41,10 +42,16 @@ const CROSS_ORIGIN = { 'Access-Control-Allow-Origin': '*', 'Timing-Allow-Origin'
 export function webfontRoutes(): Hono {
   const routes = new Hono();
   // `?embed=woff2` puts each WOFF2 into the answer: the site's previews then need one request, not two.
-  routes.post('/http', validate('query', subsetQuery), validate('json', subsetRequest), async (c) => {
-    const embed = c.req.valid('query').embed === 'woff2';
-    return c.json(ok(await subsetFonts(c.req.valid('json'), { embed })));
-  });
+  routes.post(
+    '/http',
+    validate('query', subsetQuery),
+    subsetAnswerCache(),
+    validate('json', subsetRequest),
+    async (c) => {
+      const embed = c.req.valid('query').embed === 'woff2';
+      return c.json(ok(await subsetFonts(c.req.valid('json'), { embed })));
+    },
+  );
   routes.get('/css', compress(), validate('query', cssQuery), async (c) => {
     const { family, weight } = c.req.valid('query');
     const css = await webfontCss(family, weight);

@@ -2,6 +2,7 @@ import { db } from '../db/client.ts';
 import { resolveFaces } from '../fonts/resolve.ts';
 import { badRequest } from '../http/envelope.ts';
 import { storage } from '../storage/index.ts';
+import { forgetSubsetAnswers, SUBSET_MEMORY_MS } from './answers.ts';
 import { forgetPreviews, mappedCodePoints, PREVIEW_QUALITY, previewOf } from './previews.ts';
 import { closeSubsetWorkers, subsetPool } from './subset-pool.ts';
 
@@ -36,7 +37,6 @@ interface FontFile {
 }
 
 const fontCache = new Map<string, { file: FontFile; at: number }>();
-const FONT_CACHE_MS = 60_000;
 /** The distinct code points of a text, sorted, without control characters. */
 export function codePointsOf(text: string): number[] {
   const set = new Set<number>();
@@ -56,7 +56,7 @@ async function resolveFonts(gnos: string[]): Promise<Map<string, FontFile>> {
   const now = Date.now();
   const missing = gnos.filter((gno) => {
     const hit = fontCache.get(gno);
-    if (hit && now - hit.at < FONT_CACHE_MS) found.set(gno, hit.file);
+    if (hit && now - hit.at < SUBSET_MEMORY_MS) found.set(gno, hit.file);
     return !found.has(gno);
   });
   if (missing.length === 0) return found;
@@ -153,5 +153,6 @@ export async function subsetToTtf(
 export async function closeSubsetPool(): Promise<void> {
   await closeSubsetWorkers();
   forgetPreviews();
+  forgetSubsetAnswers();
   fontCache.clear();
 }
