@@ -12,7 +12,7 @@ import { IDEMPOTENCY_HEADER } from '../../src/contract/idempotency.ts';
 import { createApp } from '../../src/server/app.ts';
 import { systemClock } from '../../src/server/auth/clock.ts';
 import { createSession } from '../../src/server/auth/sessions.ts';
-import { closeDatabase, openDatabase, useDatabase } from '../../src/server/db/client.ts';
+import { closeDatabase, useDatabase as installDatabase, openDatabase } from '../../src/server/db/client.ts';
 import { accounts, articles } from '../../src/server/db/schema/index.ts';
 import { resetEnv } from '../../src/server/env.ts';
 import { createTestDatabaseTarget, TEST_DATABASE_URL } from '../helpers/database.ts';
@@ -66,7 +66,7 @@ async function engine(label: string, onPostgres: boolean) {
     ? await createTestDatabaseTarget()
     : { options: { dir: 'memory://' }, drop: async () => undefined };
   const database = await openDatabase(target.options);
-  useDatabase(database);
+  installDatabase(database);
   try {
     const db = database.db;
     const tokens: string[] = [];

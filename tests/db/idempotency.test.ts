@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { IDEMPOTENCY_HEADER, IDEMPOTENCY_REPLAYED_HEADER } from '../../src/contract/idempotency.ts';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_REPLAYED_HEADER, IDEMPOTENT_WRITES } from '../../src/contract/idempotency.ts';
 import { systemClock } from '../../src/server/auth/clock.ts';
 import { createSession } from '../../src/server/auth/sessions.ts';
 import { accounts, favoriteGroups, idempotencyKeys, jobs } from '../../src/server/db/schema/index.ts';
@@ -105,6 +105,15 @@ describe('writes with an idempotency key', () => {
     expect(answer.status).toBe(400);
     expect(((await answer.json()) as { message: string }).message).toBe('请求编号格式不正确，请刷新页面后重试');
     expect(await groupsNamed('隶书')).toHaveLength(0);
+  });
+
+  test('every write the contract lists is a route of the API', async () => {
+    for (const write of IDEMPOTENT_WRITES) {
+      const [method = '', path = ''] = write.split(' ');
+      const answer = await app.request(path, { method, headers: { 'Content-Type': 'application/json' }, body: '{}' });
+      expect(answer.status, write).not.toBe(404);
+      expect(answer.status, write).not.toBe(405);
+    }
   });
 
   test('kept answers go after a day', async () => {

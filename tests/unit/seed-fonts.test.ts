@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fontDicts, fontFamilies, fonts } from '../../src/server/db/schema/index.ts';
 import { readContentFiles } from '../../src/server/db/seed/content-files.ts';
 import { type CatalogueEntry, FONT_CATALOGUE } from '../../src/server/db/seed/font-catalogue.ts';
-import { type SeedFontsProgress, seedFonts } from '../../src/server/db/seed/fonts.ts';
+import { type SeedFontsProgress, seedFonts, sizeOf } from '../../src/server/db/seed/fonts.ts';
 import { seedingOrder } from '../../src/server/db/seed/library-plan.ts';
 import { resetEnv } from '../../src/server/env.ts';
 import { LocalStorage } from '../../src/server/storage/index.ts';
@@ -247,7 +247,7 @@ describe('the registry catalogue', () => {
     expect(order.slice(0, used.size).sort()).toEqual([...used].sort());
     // The others follow smallest first.
     const rest = order.slice(used.size).map((gno) => FONT_CATALOGUE.find((entry) => entry.gno === gno));
-    const sizes = rest.map((entry) => (entry?.source.kind === 'registry' ? entry.source.size : 0));
+    const sizes = rest.map((entry) => (entry ? sizeOf(entry) : 0));
     expect(sizes).toEqual([...sizes].sort((a, b) => a - b));
   });
 });

@@ -37,6 +37,8 @@ export interface SeedContentOptions {
 export interface SeedContentResult {
   added: Partial<Record<ContentKind, number>>;
   kept: number;
+  /** Kept items whose covers were drawn again (new drawing rules, or faces that changed). */
+  redrawn: number;
   siteRows: number;
   /** Items (and promotions and ads) left for a later run, with the families each waits for. */
   waiting: Array<{ item: string; families: string[] }>;
@@ -78,12 +80,12 @@ export function familiesAwaited(
 export async function seedContent(options: SeedContentOptions = {}): Promise<SeedContentResult> {
   const db = options.db ?? (await configuredDb());
   const storage = options.storage ?? configuredStorage();
-  const result: SeedContentResult = { added: {}, kept: 0, siteRows: 0, waiting: [], warnings: [] };
+  const result: SeedContentResult = { added: {}, kept: 0, redrawn: 0, siteRows: 0, waiting: [], warnings: [] };
   const warn = (message: string) => {
     result.warnings.push(message);
     log().warn(message);
   };
-  const ctx: SeedItemContext = { db, storage, warn };
+  const ctx: SeedItemContext = { db, storage, warn, redrawn: () => result.redrawn++ };
   const awaited = options.awaitedFamilies ?? new Set<string>();
   const present = new Set((await db.select({ gno: fontFamilies.gno }).from(fontFamilies)).map((row) => row.gno));
   const waitsFor = (kind: CoverKind, fonts: readonly string[]) =>
@@ -110,17 +112,20 @@ export async function seedContent(options: SeedContentOptions = {}): Promise<See
       );
     }
     if (outcome === 'added') result.added[file.kind] = (result.added[file.kind] ?? 0) + 1;
-    else if (outcome === 'kept') result.kept++;
-    else result.waiting.push({ item: `${file.kind}/${file.slug}`, families: waitsFor(file.kind, file.fonts) });
+    else if (outcome === 'waiting')
+      result.waiting.push({ item: `${file.kind}/${file.slug}`, families: waitsFor(file.kind, file.fonts) });
+    else result.kept++;
+    if (outcome === 'redrawn') result.redrawn++;
     options.onProgress?.(index + 1, total);
-    if (outcome === 'added') await yieldNow();
+    // Drawing covers is the heavy part; a server seeding in the background answers in between.
+    if (outcome === 'added' || outcome === 'redrawn') await yieldNow();
   }
 
   if (!options.signal?.aborted) await seedSite(ctx, options.dir, result, waitsFor);
   options.onProgress?.(total, total);
 
   const addedItems = Object.values(result.added).reduce((sum, n) => sum + n, 0);
-  if (addedItems > 0 || result.siteRows > 0) await contentChanged('all');
+  if (addedItems > 0 || result.siteRows > 0 || result.redrawn > 0) await contentChanged('all');
   return result;
 }
 
@@ -153,8 +158,8 @@ async function seedFile(
   sort: number,
   awaited: string[],
 ): Promise<ItemOutcome | 'waiting'> {
-  if (await itemExists(ctx.db, file)) return 'kept';
-  if (awaited.length > 0) return 'waiting';
+  // An item waiting for a family is added once it is there; one already added keeps its cover until then.
+  if (awaited.length > 0) return (await itemExists(ctx.db, file)) ? 'kept' : 'waiting';
   if (file.kind === 'album' || file.kind === 'heji') return seedFontGroup(ctx, file, sort);
   if (file.kind === 'case') return seedCase(ctx, file, sort);
   return seedArticle(ctx, file);

@@ -4,7 +4,7 @@ import { ensureCover } from '../../content/covers.ts';
 import { renderMarkdown } from '../../content/html.ts';
 import { ads, columns, contributeTemplates, friendLinks, keywords, promotions } from '../schema/index.ts';
 import type { SiteData } from './content-files.ts';
-import type { SeedItemContext } from './content-items.ts';
+import { redrawCover, type SeedItemContext } from './content-items.ts';
 
 /** A slug for a cover made from free text: a readable prefix and a short hash of the text. */
 function textSlug(prefix: string, text: string): string {
@@ -20,9 +20,9 @@ function textSlug(prefix: string, text: string): string {
  * Seeds the site-wide tables from site.json. Each row is added only when its natural key is
  * absent (friend link by address, keyword by word, column by type and path, promotion by title,
  * ad by position and title, template by type and title); the keys are unique in the database, so
- * nodes seeding at once add each row once. Promotions and ads get a cover drawn in a library font:
- * with `canDraw` answering false for their kind, they wait for a later run. Answers how many rows were
- * added and how many wait.
+ * nodes seeding at once add each row once. Promotions and ads get a cover drawn in a library font
+ * (a kept one is drawn again when what it is drawn from changed): with `canDraw` answering false for
+ * their kind, they wait for a later run. Answers how many rows were added and how many wait.
  */
 export async function seedSiteTables(
   ctx: SeedItemContext,
@@ -61,20 +61,27 @@ export async function seedSiteTables(
     );
 
   for (const [index, promotion] of site.promotions.entries()) {
+    const slug = textSlug('promotion', promotion.title);
     const [found] = await db
-      .select({ id: promotions.id })
+      .select({ id: promotions.id, coverKey: promotions.coverKey })
       .from(promotions)
       .where(eq(promotions.title, promotion.title));
-    if (found) continue;
     if (!canDraw('promotion')) {
-      waiting++;
+      // A kept one keeps its cover until its fonts are there.
+      if (!found) waiting++;
       continue;
     }
-    const coverKey = await ensureCover(db, storage, {
-      kind: 'promotion',
-      slug: textSlug('promotion', promotion.title),
-      title: promotion.title,
-    });
+    if (found) {
+      const outcome = await redrawCover(
+        ctx,
+        found.coverKey,
+        { kind: 'promotion', slug, title: promotion.title },
+        (key) => db.update(promotions).set({ coverKey: key }).where(eq(promotions.id, found.id)),
+      );
+      if (outcome === 'redrawn') ctx.redrawn?.();
+      continue;
+    }
+    const coverKey = await ensureCover(db, storage, { kind: 'promotion', slug, title: promotion.title });
     count(
       await db
         .insert(promotions)
@@ -96,20 +103,23 @@ export async function seedSiteTables(
   }
 
   for (const [index, ad] of site.ads.entries()) {
+    const slug = textSlug(ad.position, ad.title);
     const [found] = await db
-      .select({ id: ads.id })
+      .select({ id: ads.id, imageKey: ads.imageKey })
       .from(ads)
       .where(and(eq(ads.position, ad.position), eq(ads.title, ad.title)));
-    if (found) continue;
     if (!canDraw('ad')) {
-      waiting++;
+      if (!found) waiting++;
       continue;
     }
-    const imageKey = await ensureCover(db, storage, {
-      kind: 'ad',
-      slug: textSlug(ad.position, ad.title),
-      title: ad.title,
-    });
+    if (found) {
+      const outcome = await redrawCover(ctx, found.imageKey, { kind: 'ad', slug, title: ad.title }, (key) =>
+        db.update(ads).set({ imageKey: key }).where(eq(ads.id, found.id)),
+      );
+      if (outcome === 'redrawn') ctx.redrawn?.();
+      continue;
+    }
+    const imageKey = await ensureCover(db, storage, { kind: 'ad', slug, title: ad.title });
     count(
       await db
         .insert(ads)

@@ -99,11 +99,12 @@ export async function seedSiteContent(
     result.waiting.length > 0
       ? `; ${result.waiting.length} wait for their fonts (${[...waitingFor].join(', ')}), added as they arrive`
       : '';
+  const redrawn = result.redrawn > 0 ? `, ${result.redrawn} covers drawn again` : '';
   // Always finished, so that the progress line drawn on a terminal is cleared.
   progress.finish(
     added.length > 0 || result.siteRows > 0
-      ? `Content: ${added.join(', ') || 'no items'} and ${result.siteRows} site rows added in ${seconds} s${warnings}${waiting}`
-      : `Content: up to date (${result.kept} items)${warnings}${waiting}`,
+      ? `Content: ${added.join(', ') || 'no items'} and ${result.siteRows} site rows added in ${seconds} s${redrawn}${warnings}${waiting}`
+      : `Content: up to date (${result.kept} items)${redrawn}${warnings}${waiting}`,
   );
   return waitingFor;
 }
