@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_REPLAYED_HEADER, IDEMPOTENT_WRITES } from '../../src/contract/idempotency.ts';
 import { systemClock } from '../../src/server/auth/clock.ts';
 import { createSession } from '../../src/server/auth/sessions.ts';
-import { accounts, favoriteGroups, idempotencyKeys, jobs } from '../../src/server/db/schema/index.ts';
+import { accounts, favoriteGroups, idempotencyKeys, jobs, submissions } from '../../src/server/db/schema/index.ts';
 import { resetEnv } from '../../src/server/env.ts';
 import { sweepIdempotencyKeys } from '../../src/server/http/idempotency.ts';
 import type { LibraryFixture } from '../helpers/font-library.ts';
@@ -66,6 +66,19 @@ describe('writes with an idempotency key', () => {
     expect((await send('/web/api/collection/add', { name: '宋体' })).status).toBe(200);
     expect((await send('/web/api/collection/add', { name: '宋体' }, crypto.randomUUID())).status).toBe(200);
     expect(await groupsNamed('宋体')).toHaveLength(3);
+  });
+
+  test('a submission saved twice with one key is one draft, with its history written once', async () => {
+    const key = crypto.randomUUID();
+    const body = { fields: { fontName: '一次稿体' } };
+    const first = await send('/web/api/submission/saveSubmission', body, key);
+    expect(first.status).toBe(200);
+    const again = await send('/web/api/submission/saveSubmission', body, key);
+    expect(again.headers.get(IDEMPOTENCY_REPLAYED_HEADER)).toBe('true');
+    const drafts = await library.db.select().from(submissions).where(eq(submissions.fontName, '一次稿体'));
+    expect(drafts).toHaveLength(1);
+    const uid = (JSON.parse(await first.text()) as { data: { uid: string } }).data.uid;
+    expect(drafts[0]?.uid).toBe(uid);
   });
 
   test('sendings of one key at the same moment make one job', async () => {

@@ -146,7 +146,8 @@ async function seedPass(options: PassOptions, signal: AbortSignal): Promise<Seed
         { update: () => {}, finish: (message) => log().info(`font library: ${message}`) },
         db,
         awaited,
-        { dir: options.contentDir, signal },
+        // Only what waited: kept covers were looked at when the node started.
+        { dir: options.contentDir, signal, redraw: false },
       );
     });
 

@@ -31,6 +31,11 @@ export interface SeedContentOptions {
   awaitedFamilies?: ReadonlySet<string>;
   /** Ends the run between items (a server stopping); what is not added yet is added on the next run. */
   signal?: AbortSignal;
+  /**
+   * Whether kept items' covers are looked at again (drawn anew when what they are drawn from
+   * changed); the passes that only add what waited for a family skip it. Default true.
+   */
+  redraw?: boolean;
 }
 
 /** What a run did. */
@@ -105,7 +110,7 @@ export async function seedContent(options: SeedContentOptions = {}): Promise<See
     const sort = (sorts[file.kind] ?? 0) + 1;
     sorts[file.kind] = sort;
     try {
-      outcome = await seedFile(ctx, file, sort, waitsFor(file.kind, file.fonts));
+      outcome = await seedFile(ctx, file, sort, waitsFor(file.kind, file.fonts), options.redraw ?? true);
     } catch (error) {
       warn(
         `${file.kind}/${file.slug}.md could not be seeded: ${error instanceof Error ? error.message : String(error)}`,
@@ -121,7 +126,8 @@ export async function seedContent(options: SeedContentOptions = {}): Promise<See
     if (outcome === 'added' || outcome === 'redrawn') await yieldNow();
   }
 
-  if (!options.signal?.aborted) await seedSite(ctx, options.dir, result, waitsFor);
+  if (!options.signal?.aborted)
+    await seedSite(ctx, options.dir, result, (kind, fonts) => waitsFor(kind, fonts), options.redraw ?? true);
   options.onProgress?.(total, total);
 
   const addedItems = Object.values(result.added).reduce((sum, n) => sum + n, 0);
@@ -134,14 +140,13 @@ async function seedSite(
   dir: string | undefined,
   result: SeedContentResult,
   waitsFor: (kind: CoverKind, fonts: readonly string[]) => string[],
+  redraw: boolean,
 ): Promise<void> {
   try {
-    const site = await seedSiteTables(
-      ctx,
-      await readSiteData(dir),
-      yieldNow,
-      (kind) => waitsFor(kind, []).length === 0,
-    );
+    const site = await seedSiteTables(ctx, await readSiteData(dir), yieldNow, {
+      canDraw: (kind) => waitsFor(kind, []).length === 0,
+      redraw,
+    });
     result.siteRows = site.added;
     for (const kind of ['promotion', 'ad'] as const) {
       const families = waitsFor(kind, []);
@@ -157,9 +162,13 @@ async function seedFile(
   file: ContentFile,
   sort: number,
   awaited: string[],
+  redraw: boolean,
 ): Promise<ItemOutcome | 'waiting'> {
   // An item waiting for a family is added once it is there; one already added keeps its cover until then.
-  if (awaited.length > 0) return (await itemExists(ctx.db, file)) ? 'kept' : 'waiting';
+  if (awaited.length > 0 || !redraw) {
+    if (await itemExists(ctx.db, file)) return 'kept';
+    if (awaited.length > 0) return 'waiting';
+  }
   if (file.kind === 'album' || file.kind === 'heji') return seedFontGroup(ctx, file, sort);
   if (file.kind === 'case') return seedCase(ctx, file, sort);
   return seedArticle(ctx, file);

@@ -21,14 +21,15 @@ function textSlug(prefix: string, text: string): string {
  * absent (friend link by address, keyword by word, column by type and path, promotion by title,
  * ad by position and title, template by type and title); the keys are unique in the database, so
  * nodes seeding at once add each row once. Promotions and ads get a cover drawn in a library font
- * (a kept one is drawn again when what it is drawn from changed): with `canDraw` answering false for
- * their kind, they wait for a later run. Answers how many rows were added and how many wait.
+ * (a kept one is drawn again when what it is drawn from changed, unless `redraw` is false): with
+ * `canDraw` answering false for their kind, they wait for a later run. Answers how many rows were
+ * added and how many wait.
  */
 export async function seedSiteTables(
   ctx: SeedItemContext,
   site: SiteData,
   yieldNow: () => Promise<void>,
-  canDraw: (kind: 'promotion' | 'ad') => boolean = () => true,
+  { canDraw = () => true, redraw = true }: { canDraw?: (kind: 'promotion' | 'ad') => boolean; redraw?: boolean } = {},
 ): Promise<{ added: number; waiting: number }> {
   const { db, storage } = ctx;
   let added = 0;
@@ -71,6 +72,7 @@ export async function seedSiteTables(
       if (!found) waiting++;
       continue;
     }
+    if (found && !redraw) continue;
     if (found) {
       const outcome = await redrawCover(
         ctx,
@@ -112,6 +114,7 @@ export async function seedSiteTables(
       if (!found) waiting++;
       continue;
     }
+    if (found && !redraw) continue;
     if (found) {
       const outcome = await redrawCover(ctx, found.imageKey, { kind: 'ad', slug, title: ad.title }, (key) =>
         db.update(ads).set({ imageKey: key }).where(eq(ads.id, found.id)),

@@ -77,11 +77,12 @@ export async function seedSiteContent(
   progress: SeedProgress,
   db: Db,
   awaited: ReadonlySet<string>,
-  { dir, signal }: { dir?: string | undefined; signal?: AbortSignal } = {},
+  { dir, signal, redraw = true }: { dir?: string | undefined; signal?: AbortSignal; redraw?: boolean } = {},
 ): Promise<Set<string>> {
   const started = Date.now();
   const result = await seedContent({
     db,
+    redraw,
     ...(dir ? { dir } : {}),
     ...(signal ? { signal } : {}),
     awaitedFamilies: awaited,
