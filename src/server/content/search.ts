@@ -102,6 +102,19 @@ export function isSearchIndexCurrent(): boolean {
   return (globalThis as Slot)[SLOT]?.built?.version === searchIndexVersion();
 }
 
+/**
+ * Rebuilds the index now if content changed since it was built, and waits until searches use the
+ * new one: a service that has just added something people will look for at once (a published
+ * font) calls it, so that the first search finds it rather than the previous index answering.
+ */
+export async function refreshSearchIndex(database?: Db): Promise<void> {
+  // A change while rebuilding makes the new index stale again; a few rounds settle it.
+  for (let round = 0; round < 3 && !isSearchIndexCurrent(); round++) {
+    await searchIndex(database);
+    await (globalThis as Slot)[SLOT]?.building;
+  }
+}
+
 /** A search result, with HTML in which only <mark> is markup. */
 export interface SearchResult {
   type: SearchType;

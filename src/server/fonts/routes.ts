@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { cachedRead } from '../http/answer-cache.ts';
 import { ok } from '../http/envelope.ts';
-import { pageQuery, validate } from '../http/validate.ts';
+import { listChoice, pageQuery, validate } from '../http/validate.ts';
 import { listFontFamilies } from './catalogue.ts';
 import { getFontDetail } from './detail.ts';
 import { fontDictionary } from './dictionary.ts';
@@ -20,21 +20,17 @@ const optionalText = (max: number, label: string) =>
     .transform((value) => value || undefined)
     .meta({ label });
 
-/** An optional choice: blank counts as absent. */
-const optionalChoice = <const T extends readonly [string, ...string[]]>(values: T, label: string) =>
-  z.preprocess((value) => (value === '' ? undefined : value), z.enum(values).optional()).meta({ label });
-
 /** The query of GET /fontOverride/getFontList. */
 export const fontListQuery = pageQuery.extend({
   keyword: optionalText(50, '关键词'),
   category: optionalText(32, '字体分类'),
   script: optionalText(32, '字体类型'),
   license: optionalText(32, '授权方式'),
-  weights: optionalChoice(['multi', 'single'], '字重数量'),
-  commercialFree: optionalChoice(['true', 'false'], '免费商用')
+  weights: listChoice(['multi', 'single'], '字重数量'),
+  commercialFree: listChoice(['true', 'false'], '免费商用')
     .transform((value) => (value === undefined ? undefined : value === 'true'))
     .meta({ label: '免费商用' }),
-  sort: optionalChoice(['downloads', 'newest', 'name'], '排序方式'),
+  sort: listChoice(['downloads', 'newest', 'name'], '排序方式'),
 });
 
 const gnoQuery = z.object({
@@ -45,7 +41,7 @@ const gnoQuery = z.object({
 export const glyphQuery = gnoQuery.extend({
   current: pageQuery.shape.current,
   size: z.coerce.number().int().min(1).max(500).default(200).meta({ label: '每页字数' }),
-  set: optionalChoice(['all', 'gb2312', 'tongyong', 'big5', 'latin'], '字符集'),
+  set: listChoice(['all', 'gb2312', 'tongyong', 'big5', 'latin'], '字符集'),
 });
 
 /**

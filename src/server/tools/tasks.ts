@@ -20,7 +20,14 @@ import { encodeWoff } from '../engine/woff.ts';
 import { encodeWoff2 } from '../engine/woff2.ts';
 import type { WeightedWord } from '../engine/wordcloud/words.ts';
 import { storage } from '../storage/index.ts';
-import { checkSubmissionFont, type SubmissionFontResult, type SubmissionFontTask } from '../submissions/checks.ts';
+import {
+  checkSubmissionFont,
+  compareSubmissionFaces,
+  type DesignCompareTask,
+  type FaceComparison,
+  type SubmissionFontResult,
+  type SubmissionFontTask,
+} from '../submissions/checks.ts';
 import {
   type FaceFile,
   type MatchTask,
@@ -83,7 +90,8 @@ export type ToolTask =
   | { kind: 'readGlyphs'; picture: PictureRef; boxes: GlyphBox[] }
   | ({ kind: 'matchGlyphs' } & MatchTask)
   | { kind: 'prepareCharacters'; faces: FaceFile[]; characters: string[] }
-  | ({ kind: 'submissionFont' } & SubmissionFontTask);
+  | ({ kind: 'submissionFont' } & SubmissionFontTask)
+  | ({ kind: 'compareDesign' } & DesignCompareTask);
 
 /** What the subset task found and made. */
 export interface SubsetTaskResult {
@@ -118,6 +126,7 @@ export interface TaskResults {
   matchGlyphs: MatchTaskResult;
   prepareCharacters: { characters: number };
   submissionFont: SubmissionFontResult;
+  compareDesign: FaceComparison;
 }
 
 async function readFont(key: string): Promise<Uint8Array> {
@@ -259,5 +268,7 @@ export async function runTask(task: ToolTask, progress: Progress): Promise<TaskR
       return prepareCharactersTask(task.faces, task.characters);
     case 'submissionFont':
       return checkSubmissionFont(task);
+    case 'compareDesign':
+      return compareSubmissionFaces(task);
   }
 }
