@@ -28,7 +28,7 @@ beforeAll(async () => {
   ({ token } = await createSession(library.db, editor, { clock: systemClock, ttlSeconds: 3600 }));
   await notify([editor], { type: 'system', title: '系统通知一条' });
   await notify([editor], { type: 'review', title: '审核进度一条' });
-}, 60_000);
+});
 
 afterAll(async () => {
   await closeToolsPool();

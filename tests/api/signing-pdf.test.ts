@@ -48,7 +48,7 @@ beforeAll(async () => {
     routes.route('/web/api', signingRoutes({ account: headerAccount }));
     routes.route('/api/v1', messageRoutes({ account: headerAccount }));
   });
-}, 60_000);
+});
 
 afterAll(async () => {
   await closeSubsetPool();
@@ -96,7 +96,7 @@ describe('without 思源宋体 in the library', () => {
       for (const paragraph of section.paragraphs) expect(text).toContain(paragraph.replace(/\s+/g, ''));
     }
     expect(pdfFonts(file)).toMatch(/NotoSansSC/);
-  }, 60_000);
+  });
 
   test('a name no face of the library has refuses the signing, naming the field, and keeps nothing', async () => {
     // 李 and 墨 are in none of the fixture faces.
@@ -110,7 +110,7 @@ describe('without 思源宋体 in the library', () => {
       await library.db.select().from(agreementSignatures).where(eq(agreementSignatures.accountId, signer)),
     ).toEqual([]);
     expect(await storage().list('private')).toEqual(before);
-  }, 60_000);
+  });
 
   test('a character 思源黑体 lacks is set, run by run, in another library face that has it', async () => {
     // A Song face the PDF does not ask for by name, holding 李 and 墨.
@@ -128,7 +128,7 @@ describe('without 思源宋体 in the library', () => {
     const fonts = pdfFonts(file);
     expect(fonts).toMatch(/NotoSansSC/);
     expect(fonts).toMatch(/NotoSerifSC/);
-  }, 60_000);
+  });
 });
 
 describe('with 思源宋体 and a face that has rarer characters', () => {
@@ -142,7 +142,7 @@ describe('with 思源宋体 and a face that has rarer characters', () => {
     });
     expect(seeded.failed).toEqual([]);
     await closeSubsetPool();
-  }, 60_000);
+  });
 
   test('every field copies out as typed, ligature-prone Latin included, and the fingerprint whole', async () => {
     const file = await signedPdf({ ...FIELDS, signature: { kind: 'drawn', image: await squareSignature() } });
@@ -156,7 +156,7 @@ describe('with 思源宋体 and a face that has rarer characters', () => {
     expect(lines).toContain(`协议版本：${AGREEMENT.version}`);
     expect(lines).toContain(AGREEMENT_SHA256);
     expect(pdfFonts(file)).toMatch(/NotoSerifSC/);
-  }, 60_000);
+  });
 
   test('the drawn signature sits in its own box: it covers no line and every line still shows', async () => {
     const file = await signedPdf({ ...FIELDS, signature: { kind: 'drawn', image: await squareSignature() } });
@@ -174,7 +174,7 @@ describe('with 思源宋体 and a face that has rarer characters', () => {
       // Nothing white is drawn over a line either: each still has its ink.
       expect(darkPixelsIn(pixels, line, 160), line.text).toBeGreaterThan(0);
     }
-  }, 60_000);
+  });
 
   test('after signing, the message leads back to the accepted submission waiting for its final files', async () => {
     const [waiting] = await library.db
@@ -189,5 +189,5 @@ describe('with 思源宋体 and a face that has rarer characters', () => {
     });
     expect(messages.data.records[0]?.body).toContain('下一步：回到投稿《墨香黑》上传终稿。');
     await library.db.delete(notifications);
-  }, 60_000);
+  });
 });

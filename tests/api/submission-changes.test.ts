@@ -35,7 +35,7 @@ beforeAll(async () => {
   stranger = await insertAccount(library.db, 'changes-stranger@example.com');
   reviewer = await insertReviewer(library.db, 'changes-reviewer@example.com');
   otherReviewer = await insertReviewer(library.db, 'changes-reviewer-2@example.com');
-}, 60_000);
+});
 
 afterAll(async () => suite?.close());
 
@@ -66,7 +66,7 @@ describe('deleting a draft', () => {
     expect(await library.db.select().from(submissions).where(eq(submissions.uid, uid))).toEqual([]);
     expect(await storage().list(`private/submissions/${uid}`)).toEqual([]);
     expect((await call(app, `/web/api/contribute/queryStatusByid?uid=${uid}`, as(designer))).status).toBe(404);
-  }, 60_000);
+  });
 
   test('a submitted one is not deleted but may be withdrawn', async () => {
     const uid = await acceptedSubmission(app, designer, reviewer);
@@ -75,7 +75,7 @@ describe('deleting a draft', () => {
       status: 409,
       message: '投稿当前为“审核通过”，只有草稿可以删除；已提交的投稿可以撤回',
     });
-  }, 60_000);
+  });
 
   test('the sixth draft is refused with the way out, which now exists', async () => {
     const uids = [];
@@ -91,7 +91,7 @@ describe('deleting a draft', () => {
     expect((await post(designer, 'contribute/deleteContributeById', { uid: uids[0] })).status).toBe(200);
     expect((await post(designer, 'submission/saveSubmission', { fields: { fontName: '第六份' } })).status).toBe(200);
     for (const uid of uids.slice(1)) await post(designer, 'contribute/deleteContributeById', { uid });
-  }, 60_000);
+  });
 });
 
 describe('withdrawing a submission', () => {
@@ -143,7 +143,7 @@ describe('withdrawing a submission', () => {
     expect(open.data.records.map((record) => record.uid)).not.toContain(uid);
     const gone = await call<SubmissionPage>(app, '/web/api/review/queue?filter=withdrawn', as(reviewer));
     expect(gone.data.records.map((record) => record.uid)).toContain(uid);
-  }, 60_000);
+  });
 
   test('waiting for a reviewer: every reviewer is told', async () => {
     const uid = await draftWithFiles();
@@ -155,14 +155,14 @@ describe('withdrawing a submission', () => {
     for (const account of [reviewer, otherReviewer]) {
       expect(await latestMessage(account)).toMatchObject({ title: '投稿《墨香黑》已被设计师撤回' });
     }
-  }, 60_000);
+  });
 
   test('a draft is deleted, not withdrawn', async () => {
     const uid = await draftWithFiles();
     const refused = await post(designer, 'contribute/withdrawContributeById', { uid });
     expect(refused).toMatchObject({ status: 409, message: '草稿还没有提交，不需要撤回；不想要的草稿可以直接删除' });
     await post(designer, 'contribute/deleteContributeById', { uid });
-  }, 60_000);
+  });
 });
 
 describe('what the forms say', () => {
@@ -236,7 +236,7 @@ describe('what the forms say', () => {
     // Spacing and case are not the name: “mo-xiang-hei” is the same family.
     await post(designer, 'submission/saveSubmission', { uid, fields: { nameEn: 'mo-xiang-hei' } });
     expect((await post(designer, 'contribute/submit', { uid })).status).toBe(200);
-  }, 60_000);
+  });
 });
 
 describe('messages that say what to do next', () => {
@@ -245,5 +245,5 @@ describe('messages that say what to do next', () => {
     const message = await latestMessage(designer);
     expect(message).toMatchObject({ title: '你的投稿《墨香黑》审核通过', link: `/user/submission/${uid}` });
     expect(message?.body).toContain('下一步：先签署投稿协议（约两分钟），再在投稿页面上传终稿');
-  }, 60_000);
+  });
 });

@@ -38,7 +38,7 @@ beforeAll(async () => {
     signatureKind: 'typed',
     pdfKey: 'private/signing/test.pdf',
   });
-}, 60_000);
+});
 
 afterAll(async () => suite?.close());
 
@@ -87,30 +87,22 @@ describe('final files that are not the reviewed design are refused, saying how t
       () => zip(redrawnByFontTools(REGULAR, '永', 0.8, 0), BOLD),
       '个字形与审核时不同：永（',
     ],
-  ])(
-    '%s',
-    async (_, make, difference) => {
-      const uid = await acceptedSubmission(app, designer, reviewer);
-      const before = await storage().list(`private/submissions/${uid}`);
-      const answer = await uploadFinal(uid, make());
-      expect(answer.status).toBe(409);
-      expect(answer.code).toBe(FINAL_CHANGED_CODE);
-      expect(answer.message).toMatch(/^终稿与审核通过的版本不一致：/);
-      expect(answer.message).toContain(difference);
-      expect(answer.message).toContain('作为新版本重新送审');
-      // Nothing changed: still accepted, no final files, nothing left in storage; it cannot be published.
-      const status = await call<{ status: string }>(
-        app,
-        `/web/api/contribute/queryStatusByid?uid=${uid}`,
-        as(designer),
-      );
-      expect(status.data.status).toBe('approved');
-      expect(await finalRows(uid)).toEqual([]);
-      expect(await storage().list(`private/submissions/${uid}`)).toEqual(before);
-      expect((await call(app, '/web/api/review/publish', as(reviewer, json('POST', { uid })))).status).toBe(409);
-    },
-    120_000,
-  );
+  ])('%s', async (_, make, difference) => {
+    const uid = await acceptedSubmission(app, designer, reviewer);
+    const before = await storage().list(`private/submissions/${uid}`);
+    const answer = await uploadFinal(uid, make());
+    expect(answer.status).toBe(409);
+    expect(answer.code).toBe(FINAL_CHANGED_CODE);
+    expect(answer.message).toMatch(/^终稿与审核通过的版本不一致：/);
+    expect(answer.message).toContain(difference);
+    expect(answer.message).toContain('作为新版本重新送审');
+    // Nothing changed: still accepted, no final files, nothing left in storage; it cannot be published.
+    const status = await call<{ status: string }>(app, `/web/api/contribute/queryStatusByid?uid=${uid}`, as(designer));
+    expect(status.data.status).toBe('approved');
+    expect(await finalRows(uid)).toEqual([]);
+    expect(await storage().list(`private/submissions/${uid}`)).toEqual(before);
+    expect((await call(app, '/web/api/review/publish', as(reviewer, json('POST', { uid })))).status).toBe(409);
+  });
 });
 
 describe('final files that are the reviewed design', () => {
@@ -123,7 +115,7 @@ describe('final files that are the reviewed design', () => {
     expect(answer.message).toBe('终稿已上传，等待编辑上架');
     expect(answer.data.status).toBe('finalized');
     expect(await finalRows(uid)).toHaveLength(1);
-  }, 120_000);
+  });
 });
 
 describe('a changed design goes back to review when its designer sends it', () => {
@@ -157,5 +149,5 @@ describe('a changed design goes back to review when its designer sends it', () =
     await call(app, '/web/api/review/decide', as(reviewer, json('POST', { uid, action: 'accept' })));
     const final = await uploadFinal(uid, redrawn);
     expect(final.data.status).toBe('finalized');
-  }, 180_000);
+  });
 });

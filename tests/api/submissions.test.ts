@@ -50,7 +50,7 @@ beforeAll(async () => {
   designer = await insertAccount(library.db, 'designer@example.com');
   other = await insertAccount(library.db, 'other@example.com');
   editor = await insertReviewer(library.db, 'editor@example.com');
-}, 60_000);
+});
 
 afterAll(async () => suite?.close());
 

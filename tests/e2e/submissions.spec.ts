@@ -25,7 +25,6 @@ function file(name: string, bytes: Uint8Array): string {
 const signedIn = (browser: Browser, email: string) => registeredPage(browser, email, PASSWORD);
 
 test('a font goes from a designer’s upload through review to the library', async ({ browser }) => {
-  test.setTimeout(240_000);
   const family = file('墨香黑.zip', familyZip([], true));
   const designer = await signedIn(browser, DESIGNER);
 
@@ -176,7 +175,6 @@ async function submittedOverApi(page: Page, fontName: string): Promise<string> {
 }
 
 test('a designer deletes a draft and withdraws a submission, each after saying so', async ({ browser }) => {
-  test.setTimeout(120_000);
   const designer = await signedIn(browser, `changes-${Date.now().toString(36)}@example.com`);
 
   // A draft with only its name: kept, then deleted from the list after the dialog asks.
