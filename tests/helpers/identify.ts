@@ -1,7 +1,8 @@
 import fs from 'node:fs';
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { createCanvas } from '@napi-rs/canvas';
 import { type GrayImage, grayOf } from '../../src/server/engine/identify/binarise.ts';
 import type { Box } from '../../src/server/engine/identify/segment.ts';
+import { acquireFace } from '../../src/server/engine/text/font-registry.ts';
 
 // Pictures of text with known character boxes, drawn from the fixture fonts, for the glyph finder's
 // and the matcher's tests.
@@ -11,13 +12,9 @@ export function fixtureFont(family: string, file: string): Uint8Array {
   return new Uint8Array(fs.readFileSync(`tests/fixtures/fonts/${family}/${file}`));
 }
 
-let registered = 0;
-
-/** Registers a font with Skia under a fresh name, for drawing test pictures. */
+/** Takes a font from the font registry for drawing test pictures (held for the rest of the run). */
 export function registerTestFont(bytes: Uint8Array): string {
-  const family = `identify-test-${registered++}`;
-  GlobalFonts.register(Buffer.from(bytes), family);
-  return family;
+  return acquireFace({ bytes }).family;
 }
 
 /** Options of a drawn picture. */
