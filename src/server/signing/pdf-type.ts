@@ -1,4 +1,5 @@
 import type { Color, PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
+import { type Coverage, splitRuns } from '../engine/text/runs.ts';
 import type { DocumentFaces } from '../webfont/subset.ts';
 
 // Setting text in a PDF in several faces: each character in the face documentFaces chose for it
@@ -39,20 +40,15 @@ const NO_LINE_START = new Set('，。、；：？！）》」』”’,.;:?!)]�
 // A Latin word (letters, digits and what joins them in addresses and e-mail) is not broken; other characters may be.
 const UNITS = /[\p{Script=Latin}\p{Nd}@._%+\-/#&'’]+|./gsu;
 
-/** One stretch of text in one face. */
-interface Run {
-  font: PDFFont;
-  text: string;
-}
-
 /** The faces of a document, embedded, and which sets each character. */
 export class Typesetter {
   private readonly fonts: PDFFont[];
-  private readonly faceOf: ReadonlyMap<number, number>;
+  /** Each face maps exactly the characters documentFaces gave it. */
+  private readonly coverage: Coverage[];
 
   private constructor(fonts: PDFFont[], faceOf: ReadonlyMap<number, number>) {
     this.fonts = fonts;
-    this.faceOf = faceOf;
+    this.coverage = fonts.map((_, index) => ({ has: (codePoint) => faceOf.get(codePoint) === index }));
   }
 
   /** Embeds the faces whole (they are subsets already) into `doc`. */
@@ -62,15 +58,12 @@ export class Typesetter {
     return new Typesetter(fonts, faces.faceOf);
   }
 
-  private runs(text: string): Run[] {
-    const runs: Run[] = [];
-    for (const char of text) {
-      const font = this.fonts[this.faceOf.get(char.codePointAt(0) ?? 0) ?? 0] as PDFFont;
-      const last = runs.at(-1);
-      if (last && last.font === font) last.text += char;
-      else runs.push({ font, text: char });
-    }
-    return runs;
+  /** The text in runs of one face each (what no face has was refused before the PDF was begun). */
+  private runs(text: string): Array<{ font: PDFFont; text: string }> {
+    return splitRuns(text, this.coverage).runs.map((run) => ({
+      font: this.fonts[run.face] as PDFFont,
+      text: run.text,
+    }));
   }
 
   /** The width of `text` at `size`, in points. */
