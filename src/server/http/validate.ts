@@ -135,7 +135,7 @@ const blankIsAbsent = (value: unknown) => (value === '' || value === null ? unde
  * absent, which means every choice.
  */
 export const listChoice = <const T extends readonly [string, ...string[]]>(values: T, label: string) =>
-  z.preprocess(blankIsAbsent, z.enum(values, `${label}只能是${values.join('、')}之一`).optional()).meta({ label });
+  z.preprocess(blankIsAbsent, z.enum(values, `只能是 ${values.join('、')} 之一，或留空表示全部`).optional()).meta({ label });
 
 /** A choice of which list to answer, with a default: blank counts as absent, so it is the default. */
 export const listChoiceOr = <const T extends readonly [string, ...string[]]>(
@@ -144,7 +144,7 @@ export const listChoiceOr = <const T extends readonly [string, ...string[]]>(
   label: string,
 ) =>
   z
-    .preprocess(blankIsAbsent, z.enum(values, `${label}只能是${values.join('、')}之一`).default(fallback))
+    .preprocess(blankIsAbsent, z.enum(values, `只能是 ${values.join('、')} 之一`).default(fallback))
     .meta({ label });
 
 /** A mobile number or an e-mail address to reach a person at (the contact form, the signed agreement). */
