@@ -96,6 +96,11 @@ export interface IdentifyResult {
   /** The characters compared, in order; from the person, else the reader's first suggestion. */
   glyphs: { box: GlyphBox; character: string; confirmed: boolean }[];
   sample: string;
+  /**
+   * False when even the best candidate draws the glyphs too differently for the same font: the
+   * library has no face that matches (库中没有完全一致的字体), and the candidates are the closest.
+   */
+  inLibrary: boolean;
   candidates: IdentifyCandidate[];
   /** Faces in the library when the comparison ran. */
   faces: number;

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { binarise } from '../../src/server/engine/identify/binarise.ts';
-import { GlyphIndex } from '../../src/server/engine/identify/glyph-index.ts';
 import { describeBox, findGlyphs } from '../../src/server/engine/identify/glyphs.ts';
 import { rankFaces } from '../../src/server/engine/identify/matcher.ts';
 import { ReferenceFont } from '../../src/server/engine/identify/reference.ts';
+import { ReferenceStore } from '../../src/server/engine/identify/reference-store.ts';
 import { rotateGray } from '../../src/server/engine/identify/segment.ts';
 import { drawTextPicture, fixtureFont, overlapOf, registerTestFont } from '../helpers/identify.ts';
 
@@ -78,18 +78,18 @@ describe('findGlyphs', () => {
 
 describe('rankFaces', () => {
   const faces = {
-    regular: new ReferenceFont(notoRegular),
-    bold: new ReferenceFont(notoBold),
-    kuaile: new ReferenceFont(kuaile),
-    boldTwin: new ReferenceFont(notoBold),
+    regular: new ReferenceFont({ path: notoRegular }),
+    bold: new ReferenceFont({ path: notoBold }),
+    kuaile: new ReferenceFont({ path: kuaile }),
+    boldTwin: new ReferenceFont({ path: notoBold }),
   };
-  const index = new GlyphIndex();
+  const index = new ReferenceStore();
   const ids = Object.keys(faces) as (keyof typeof faces)[];
   const lookup = (faceId: string, character: string) => {
     let descriptor = index.get(faceId, character);
     if (descriptor === undefined) {
       descriptor = faces[faceId as keyof typeof faces].describe(character);
-      index.set(faceId, character, descriptor);
+      index.add(faceId, [[character, descriptor]]);
     }
     return descriptor;
   };
@@ -126,26 +126,5 @@ describe('rankFaces', () => {
     const descriptor = faces.regular.describe('造') as Float32Array;
     const ranked = rankFaces([{ character: '𠀀', descriptor }], ids, lookup);
     expect(ranked).toEqual([]);
-  });
-});
-
-describe('GlyphIndex', () => {
-  test('reads back what it wrote, absent characters included', () => {
-    const index = new GlyphIndex();
-    const font = new ReferenceFont(notoRegular);
-    index.set('a', '永', font.describe('永'));
-    index.set('a', '𠀀', null);
-    const copy = new GlyphIndex();
-    copy.import('a', index.export('a'));
-    expect(copy.get('a', '永')).toEqual(index.get('a', '永'));
-    expect(copy.get('a', '𠀀')).toBeNull();
-    expect(copy.get('a', '和')).toBeUndefined();
-    expect(copy.missing(['a', 'b'], ['永', '和'])).toEqual(
-      new Map([
-        ['a', ['和']],
-        ['b', ['永', '和']],
-      ]),
-    );
-    font.close();
   });
 });

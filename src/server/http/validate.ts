@@ -45,7 +45,10 @@ function fieldLabel(schema: ZodType, path: PropertyKey[]): string {
       node = (node as { element?: unknown } | undefined)?.element;
     } else {
       name = String(key);
-      node = (node as { shape?: Record<PropertyKey, unknown> } | undefined)?.shape?.[key];
+      // An optional or defaulted object holds its fields one level in.
+      let object = node as { shape?: Record<PropertyKey, unknown>; def?: { innerType?: unknown } } | undefined;
+      while (object && !object.shape && object.def?.innerType) object = object.def.innerType as typeof object;
+      node = object?.shape?.[key];
     }
   }
   const label = labelOf(node);

@@ -116,3 +116,21 @@ export function describeBox(found: Pick<FoundGlyphs, 'mask' | 'coverage'>, box: 
   if (maxX < 0) return null;
   return describeGlyph(found.coverage, { x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1 });
 }
+
+/**
+ * Whether a box holds a Chinese character rather than a Latin letter, digit or sign: it is at least
+ * 0.7 of its line's height wide (Chinese characters fill a square; 1, l, -, + and O do not), in a
+ * line whose glyphs are mostly that wide (a line of Latin text keeps every reading). A box outside
+ * every line is judged against its own height.
+ */
+export function looksHan(found: Pick<FoundGlyphs, 'lines'>, box: Box): boolean {
+  const middle = box.y + box.height / 2;
+  const line = found.lines.find(
+    (candidate) => middle >= candidate.box.y && middle < candidate.box.y + candidate.box.height,
+  );
+  const height = line ? line.box.height : box.height;
+  if (box.width < 0.7 * height) return false;
+  if (!line || line.glyphs.length < 3) return true;
+  const wide = line.glyphs.filter((glyph) => glyph.width >= 0.7 * height).length;
+  return wide >= line.glyphs.length / 2;
+}

@@ -30,6 +30,13 @@ export interface RankedCandidate {
  */
 const ALIKE = 0.985;
 
+/**
+ * Below this best score no face of the library draws the picture's glyphs as they are: the answer
+ * says the library has no such font and offers the closest. Calibrated on tests/bench/identify.ts,
+ * between the scores of right answers and of pictures drawn in faces the library lacks.
+ */
+export const NOT_IN_LIBRARY_BELOW = 0.8;
+
 /** What a glyph the face lacks counts as: well below any drawn glyph, so coverage matters. */
 const MISSING = -0.5;
 
