@@ -24,7 +24,7 @@ async function readLine(text: string): Promise<string> {
   expect(boxes).toHaveLength([...text].length);
   let read = '';
   for (const box of boxes) {
-    read += (await reader.read(found.gray, box, found.lightText, 5, looksHan(found, box)))[0]?.character ?? '';
+    read += (await reader.read(found.gray, box, false, 5, looksHan(found, box)))[0]?.character ?? '';
   }
   return read;
 }

@@ -42,6 +42,24 @@ describe('binarise', () => {
 });
 
 describe('findGlyphs', () => {
+  test('cuts light text on a navy-to-blue gradient as it cuts dark text on white', () => {
+    const text = '重政朗陵';
+    const picture = drawTextPicture({ lines: [text], family: regularFamily, size: 40, spacing: 0.08 });
+    const { width, data } = picture.gray;
+    // The strokes turned near-white, the ground a gradient from navy (25) to mid blue (135).
+    for (let i = 0; i < data.length; i++) {
+      const inkShare = Math.min(1, Math.max(0, (244 - (data[i] as number)) / (244 - 32)));
+      const ground = 25 + (110 * (i % width)) / width;
+      data[i] = Math.round(ground * (1 - inkShare) + 245 * inkShare);
+    }
+    const found = findGlyphs(picture.gray);
+    expect(found.lightText).toBe(true);
+    expect(found.lines.map((line) => line.glyphs.length)).toEqual([4]);
+    found.lines[0]?.glyphs.forEach((glyph, i) => {
+      expect(overlapOf(glyph, picture.boxes[0]?.[i] as (typeof picture.boxes)[0][0])).toBeGreaterThan(0.8);
+    });
+  });
+
   test.each([
     ['characters made of separate parts', ['川小儿八', '三二心以']],
     ['a line of mixed characters', ['公分北外不']],

@@ -1,6 +1,14 @@
-import { binarise, type GrayImage, type InkMask } from './binarise.ts';
+import { binarise, flattenGround, type GrayImage, type InkMask } from './binarise.ts';
 import { describeGlyph, type GlyphInk } from './features.ts';
-import { type Box, estimateSkew, findLines, rotateGray, type TextLine, withoutSpecks } from './segment.ts';
+import {
+  type Box,
+  estimateSkew,
+  findLines,
+  rotateGray,
+  type TextLine,
+  withoutEdges,
+  withoutSpecks,
+} from './segment.ts';
 
 // The glyph finder end to end (workflow task 125): ink, skew, lines and character boxes of a
 // picture, and the descriptors of the boxes a person confirmed.
@@ -14,7 +22,7 @@ const INK_DEPTH = 0.25;
 
 /** What the finder saw in a picture. */
 export interface FoundGlyphs {
-  /** The picture turned upright (the boxes are in its pixels). */
+  /** The picture turned upright, its ground taken out: dark text on white (the boxes are in its pixels). */
   gray: GrayImage;
   /** Its ink, ink = 1, without specks. */
   mask: InkMask;
@@ -22,26 +30,30 @@ export interface FoundGlyphs {
   coverage: GlyphInk;
   /** The turn applied, in degrees. */
   angle: number;
+  /** Whether the picture's text was lighter than its ground (`gray` is dark on light either way). */
   lightText: boolean;
   lines: TextLine[];
 }
 
 /** Finds the text lines and character boxes of a grey picture, straightening it first. */
-export function findGlyphs(gray: GrayImage): FoundGlyphs {
-  const first = binarise(gray);
-  let mask = withoutSpecks(first.mask);
+export function findGlyphs(picture: GrayImage): FoundGlyphs {
+  // From here on the picture is dark text on an even white ground (flattenGround), whatever its
+  // ground was: every later step, the reader's included, sees one kind of picture.
+  const { image: gray, lightText } = flattenGround(picture);
+  const first = binarise(gray, { lightText: false });
+  let mask = withoutSpecks(withoutEdges(first.mask));
   const skew = estimateSkew(mask);
   let upright = gray;
   if (Math.abs(skew) >= 0.3) {
     upright = rotateGray(gray, skew);
-    mask = withoutSpecks(binarise(upright, { lightText: first.lightText }).mask);
+    mask = withoutSpecks(withoutEdges(binarise(upright, { lightText: false }).mask));
   }
   return {
     gray: upright,
     mask,
-    coverage: coverageOf(upright, mask, first.lightText),
+    coverage: coverageOf(upright, mask, false),
     angle: Math.abs(skew) >= 0.3 ? skew : 0,
-    lightText: first.lightText,
+    lightText,
     lines: findLines(mask),
   };
 }

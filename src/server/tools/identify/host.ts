@@ -49,6 +49,11 @@ interface Pending {
 }
 
 const WORKER_FILE = serverSource('tools', 'identify', 'worker.ts');
+/**
+ * A worker with nothing to do for this long is stopped, which gives back the reader's model and the
+ * worker's heap (about 150 MB); the next request starts it again in under a second.
+ */
+const IDLE_STOP_MS = 10 * 60_000;
 
 /** The identification worker of this process and the requests waiting for it. */
 export class IdentifyHost {
@@ -62,6 +67,8 @@ export class IdentifyHost {
   #turns = 0;
   #nextId = 1;
   #lastFaces: FaceFile[] | undefined;
+  #preparing = false;
+  #idleTimer: NodeJS.Timeout | undefined;
   #closed = false;
 
   /** Runs a request in the worker; the person's bad input rejects with a userFacing ToolTaskError. */
@@ -90,7 +97,30 @@ export class IdentifyHost {
   /** Tells the worker the library's faces, so it prepares their references in the background. */
   prepare(faces: FaceFile[]): void {
     this.#lastFaces = faces;
-    this.#post({ kind: 'prepare', faces });
+    this.#preparing = true;
+    this.#post({ kind: 'prepare', faces })
+      .then(() => this.prepared())
+      .then(
+        () => {
+          this.#preparing = false;
+          this.#idle();
+        },
+        () => {},
+      );
+  }
+
+  /** Stops the worker once nothing has been asked of it for a while and nothing is being prepared. */
+  #idle(): void {
+    clearTimeout(this.#idleTimer);
+    if (this.#current || this.#queue.length > 0 || this.#preparing || !this.#worker) return;
+    this.#idleTimer = setTimeout(() => {
+      if (this.#current || this.#queue.length > 0 || this.#preparing || this.#side.size > 0) return;
+      const worker = this.#worker;
+      this.#worker = undefined;
+      worker?.removeAllListeners('exit');
+      void worker?.terminate();
+    }, IDLE_STOP_MS);
+    this.#idleTimer.unref();
   }
 
   /**
@@ -147,7 +177,11 @@ export class IdentifyHost {
   #dispatch(): void {
     if (this.#current || this.#closed) return;
     const next = this.#fairest();
-    if (!next) return;
+    if (!next) {
+      this.#idle();
+      return;
+    }
+    clearTimeout(this.#idleTimer);
     this.#queue.splice(this.#queue.indexOf(next), 1);
     this.#served.set(next.client, ++this.#turns);
     if (this.#served.size > 10_000) this.#served.delete(this.#served.keys().next().value as string);
@@ -208,6 +242,7 @@ export class IdentifyHost {
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#timer);
+    clearTimeout(this.#idleTimer);
     const error = new Error('identification is closed');
     for (const pending of this.#queue.splice(0)) pending.reject(error);
     this.#current?.reject(error);

@@ -28,6 +28,14 @@ export interface FaceFile {
 
 /** Characters drawn between two looks at waiting requests: about 50 ms of work. */
 const BATCH = 16;
+/**
+ * How long a face stays held after it last drew: taking a face again reads its character map anew
+ * once the registry's cache of them has turned over (64 faces a thread), which for the whole library
+ * costs seconds; a held face costs Skia little, since it reads the font file as it needs glyphs.
+ */
+const HOLD_MS = 2 * 60_000;
+/** Most faces held at once; the one used longest ago is given back first. */
+const MOST_HELD = 48;
 
 /** The characters prepared ahead, most used first, in passes: [first thousand, rest of level 1, levels 2–3]. */
 function preparationPasses(): string[][] {
@@ -66,6 +74,7 @@ export class LibraryReferences {
   #again = false;
   #stopped = false;
   readonly #yieldToRequests: () => Promise<void>;
+  readonly #held = new Map<string, { font: ReferenceFont; timer: NodeJS.Timeout }>();
 
   /** `yieldToRequests` resolves when no request is waiting: the background work runs between requests. */
   constructor(directory: string | undefined, yieldToRequests: () => Promise<void>) {
@@ -85,21 +94,42 @@ export class LibraryReferences {
     }
   }
 
+  /** The face held for drawing, taken now or still held from a recent drawing. */
+  async #font(face: FaceFile): Promise<ReferenceFont> {
+    const held = this.#held.get(face.sha256);
+    if (held) {
+      held.timer.refresh();
+      this.#held.delete(face.sha256);
+      this.#held.set(face.sha256, held);
+      return held.font;
+    }
+    if (this.#held.size >= MOST_HELD) this.#release(this.#held.keys().next().value as string);
+    const font = new ReferenceFont({ path: await faceFile(face), sha256: face.sha256 });
+    const timer = setTimeout(() => this.#release(face.sha256), HOLD_MS);
+    timer.unref();
+    this.#held.set(face.sha256, { font, timer });
+    return font;
+  }
+
+  #release(sha256: string): void {
+    const held = this.#held.get(sha256);
+    if (!held) return;
+    clearTimeout(held.timer);
+    held.font.close();
+    this.#held.delete(sha256);
+  }
+
   /** Draws characters in one face and records them; `between` runs between batches. */
   async #draw(face: FaceFile, characters: readonly string[], between?: () => Promise<void>): Promise<void> {
-    const font = new ReferenceFont({ path: await faceFile(face), sha256: face.sha256 });
-    try {
-      for (let start = 0; start < characters.length; start += BATCH) {
-        if (between) await between();
-        if (this.#stopped) return;
-        const batch = characters.slice(start, start + BATCH);
-        this.store.add(
-          face.sha256,
-          batch.map((character) => [character, font.describe(character)] as const),
-        );
-      }
-    } finally {
-      font.close();
+    const font = await this.#font(face);
+    for (let start = 0; start < characters.length; start += BATCH) {
+      if (between) await between();
+      if (this.#stopped) return;
+      const batch = characters.slice(start, start + BATCH);
+      this.store.add(
+        face.sha256,
+        batch.map((character) => [character, font.describe(character)] as const),
+      );
     }
   }
 
@@ -161,9 +191,10 @@ export class LibraryReferences {
     return { recorded, wanted: table.length * this.#library.length };
   }
 
-  /** Stops the background work and closes the index. */
+  /** Stops the background work, gives the faces back and closes the index. */
   close(): void {
     this.#stopped = true;
+    for (const sha256 of [...this.#held.keys()]) this.#release(sha256);
     this.store.close();
   }
 }

@@ -110,7 +110,7 @@ function glyphReader(): Promise<GlyphReader> {
 async function suggest(found: FoundGlyphs, boxes: GlyphBox[]): Promise<Suggestion[][]> {
   const read = await glyphReader();
   const answers: Suggestion[][] = [];
-  for (const box of boxes) answers.push(await read.read(found.gray, box, found.lightText, 5, looksHan(found, box)));
+  for (const box of boxes) answers.push(await read.read(found.gray, box, false, 5, looksHan(found, box)));
   return answers;
 }
 
