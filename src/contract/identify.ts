@@ -88,7 +88,7 @@ export interface IdentifyCandidate {
   };
   faces: CandidateFace[];
   /** Faces of other families that draw the sample the same or all but the same (思源黑体 SC, HK and TC). */
-  alike: { familyGno: string; familyName: string; fontId: number; styleName: string }[];
+  alike: { familyGno: string; familyName: string; fontId: number; styleName: string; weight: number }[];
 }
 
 /** The answer of POST /tools/api/identify/match. */

@@ -22,6 +22,8 @@ const boxes = (page: Page) => page.getByRole('button', { name: /^第 \d+ 个字�
 const characters = (page: Page) => page.getByRole('textbox', { name: /^第 \d+ 个字$/ });
 
 test('upload a picture, crop it, confirm the characters and open the font the library matches', async ({ page }) => {
+  // A long journey: the first reading starts the identification worker and loads its model.
+  test.setTimeout(120_000);
   await page.setViewportSize({ width: 1440, height: 1000 });
   await page.goto('/tools/unidentifiedBody');
   await toolReady(page);
@@ -107,6 +109,8 @@ test('a screenshot pasted from the clipboard is taken as the picture', async ({ 
 });
 
 test('a picture of a font the library lacks is answered as such, with the closest fonts', async ({ page }) => {
+  // Two journeys, at a phone's width and a desktop's.
+  test.setTimeout(120_000);
   // Noto Serif SC is not in the test library (its sans sibling, a brush face and a round face are).
   const family = registerTestFont('tests/fixtures/document-fonts/noto-serif-sc/NotoSerifSC_400Regular.ttf');
   const { gray } = drawTextPicture({ lines: ['天下太平'], family, size: 64 });

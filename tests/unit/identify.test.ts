@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
+import { coverageSets } from '../../src/server/engine/charsets.ts';
 import { binarise } from '../../src/server/engine/identify/binarise.ts';
 import { describeBox, findGlyphs } from '../../src/server/engine/identify/glyphs.ts';
-import { rankFaces } from '../../src/server/engine/identify/matcher.ts';
+import { rankFaces, sampleScript } from '../../src/server/engine/identify/matcher.ts';
 import { ReferenceFont } from '../../src/server/engine/identify/reference.ts';
 import { ReferenceStore } from '../../src/server/engine/identify/reference-store.ts';
 import { rotateGray } from '../../src/server/engine/identify/segment.ts';
@@ -144,5 +145,17 @@ describe('rankFaces', () => {
     const descriptor = faces.regular.describe('造') as Float32Array;
     const ranked = rankFaces([{ character: '𠀀', descriptor }], ids, lookup);
     expect(ranked).toEqual([]);
+  });
+});
+
+describe('sampleScript', () => {
+  const sets = coverageSets();
+  test.each([
+    ['simplified characters', '这边发现', '简体'],
+    ['traditional characters', '這邊發現', '繁体'],
+    ['characters both scripts share', '永和九年', '简体'],
+    ['kana', 'ひらがな', '日文'],
+  ])('takes %s for their script', (_name, text, script) => {
+    expect(sampleScript([...text], sets)).toBe(script);
   });
 });

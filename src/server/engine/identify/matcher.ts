@@ -87,3 +87,28 @@ export function rankFaces(glyphs: QueryGlyph[], faceIds: string[], lookup: Refer
   }
   return candidates.map(({ faceIds, score, covered }) => ({ faceIds, score, covered }));
 }
+
+/** The script a sample is written in, judged from its characters: what the faces drawing it alike are ordered by. */
+export type SampleScript = '简体' | '繁体' | '日文';
+
+/**
+ * The script of a sample: Japanese when it holds kana; else simplified or traditional by which of
+ * GB 2312 and Big5 alone holds more of its characters (sets the caller passes, from
+ * engine/charsets.ts); simplified when nothing tells them apart (characters both share).
+ */
+export function sampleScript(
+  characters: readonly string[],
+  sets: { gb2312: ReadonlySet<number>; big5: ReadonlySet<number> },
+): SampleScript {
+  let simplified = 0;
+  let traditional = 0;
+  for (const character of characters) {
+    const cp = character.codePointAt(0) ?? 0;
+    if (cp >= 0x3040 && cp <= 0x30ff) return '日文';
+    const gb = sets.gb2312.has(cp);
+    const big5 = sets.big5.has(cp);
+    if (gb && !big5) simplified++;
+    else if (big5 && !gb) traditional++;
+  }
+  return traditional > simplified ? '繁体' : '简体';
+}

@@ -8,7 +8,9 @@ import type {
 } from '../../../contract/identify.ts';
 import { db } from '../../db/client.ts';
 import { fontFamilies, fonts } from '../../db/schema/index.ts';
-import { NOT_IN_LIBRARY_BELOW } from '../../engine/identify/matcher.ts';
+import { scriptNumber } from '../../db/seed/font-dicts.ts';
+import { coverageSets } from '../../engine/charsets.ts';
+import { NOT_IN_LIBRARY_BELOW, sampleScript } from '../../engine/identify/matcher.ts';
 import type { ToolClient } from '../clients.ts';
 import { admitIdentifyMatch, admitIdentifyRead } from '../limits.ts';
 import { userFacing } from '../runtime.ts';
@@ -61,6 +63,7 @@ async function libraryFaces() {
       nameEn: fontFamilies.nameEn,
       license: fontFamilies.license,
       commercialFree: fontFamilies.commercialFree,
+      script: fontFamilies.script,
     })
     .from(fonts)
     .innerJoin(fontFamilies, eq(fonts.familyId, fontFamilies.id))
@@ -104,9 +107,19 @@ export async function identifyFont(body: MatchRequestBody, client: ToolClient): 
     ),
   );
   const byId = new Map(library.map((face) => [String(face.id), face]));
+  // Faces that draw the sample alike (思源黑体 SC, TC, HK and JP share most glyphs) are led by a
+  // family of the sample's script: a picture of simplified characters is most likely set in the SC face.
+  const script = scriptNumber(
+    sampleScript(
+      result.glyphs.map((glyph) => glyph.character),
+      coverageSets(),
+    ),
+  );
   const candidates: IdentifyCandidate[] = [];
   for (const group of result.ranked) {
-    const members = group.faceIds.flatMap((id) => byId.get(id) ?? []);
+    const members = group.faceIds
+      .flatMap((id) => byId.get(id) ?? [])
+      .sort((a, b) => Number(b.script === script) - Number(a.script === script));
     const first = members[0];
     if (!first) continue;
     candidates.push({
@@ -129,6 +142,7 @@ export async function identifyFont(body: MatchRequestBody, client: ToolClient): 
           familyName: face.nameZh,
           fontId: face.id,
           styleName: face.styleName,
+          weight: face.weight,
         })),
     });
     if (candidates.length >= body.limit) break;
