@@ -22,7 +22,7 @@ beforeAll(async () => {
   picture = await sharp(gray.data, { raw: { width: gray.width, height: gray.height, channels: 1 } })
     .jpeg({ quality: 70 })
     .toBuffer();
-}, 60_000);
+});
 afterAll(async () => {
   await closeToolsApp(library);
   delete process.env['TRUST_PROXY'];
