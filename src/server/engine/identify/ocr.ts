@@ -1,4 +1,5 @@
-import * as ort from 'onnxruntime-web';
+// The WebAssembly build alone: the default bundle adds WebGPU's, 35 MB more of memory once loaded.
+import * as ort from 'onnxruntime-web/wasm';
 import type { GrayImage } from './binarise.ts';
 import type { Box } from './segment.ts';
 
