@@ -28,7 +28,13 @@ import { characterRanking } from '../../src/server/engine/char-frequency.ts';
 import { coverageSets, tongyongTable } from '../../src/server/engine/charsets.ts';
 import { decodeFont } from '../../src/server/engine/convert.ts';
 import { describeBox, findGlyphs, looksHan } from '../../src/server/engine/identify/glyphs.ts';
-import { NOT_IN_LIBRARY_BELOW, rankFaces, sampleScript } from '../../src/server/engine/identify/matcher.ts';
+import {
+  medianHeight,
+  NOT_IN_LIBRARY_BELOW,
+  notInLibraryBelow,
+  rankFaces,
+  sampleScript,
+} from '../../src/server/engine/identify/matcher.ts';
 import { GlyphReader } from '../../src/server/engine/identify/ocr.ts';
 import { ReferenceFont } from '../../src/server/engine/identify/reference.ts';
 import { ReferenceStore } from '../../src/server/engine/identify/reference-store.ts';
@@ -108,6 +114,12 @@ if (kept && fs.existsSync(keptList)) {
     const face = faces.get(entry.face);
     if (face) pictures.push({ ...entry, face, jpeg: fs.readFileSync(path.join(kept, entry.file)) });
   }
+  // More pictures of absent faces than were kept (ABSENT raised) are drawn and kept too.
+  for (const face of absent) {
+    for (let i = pictures.filter((p) => p.face === face).length; i < absentPerFace; i++) {
+      pictures.push(await maker.draw(face, maker.pickText(face, common), 'standard'));
+    }
+  }
 } else {
   for (const face of library) {
     for (let i = 0; i < standardPerFace; i++)
@@ -121,7 +133,9 @@ if (kept && fs.existsSync(keptList)) {
     for (let i = 0; i < absentPerFace; i++)
       pictures.push(await maker.draw(face, maker.pickText(face, common), 'standard'));
   }
-  if (kept) {
+}
+if (kept) {
+  {
     fs.mkdirSync(kept, { recursive: true });
     const list = pictures.map((picture, i) => {
       const file = `${i}.jpg`;
@@ -144,6 +158,8 @@ interface Outcome {
   topScore: number;
   /** The score of the best candidate of another family (not drawn alike), 0–100. */
   secondScore: number;
+  /** The median height of the glyph boxes, pixels. */
+  glyphHeight: number;
   ms: { glyphs: number; match: number };
 }
 
@@ -232,7 +248,8 @@ async function inThread(picture: Picture): Promise<Outcome> {
         members: members.map((face) => ({ family: face.family, weight: face.weight })),
       };
     }),
-    notInLibrary: (ranked[0]?.score ?? 0) < NOT_IN_LIBRARY_BELOW,
+    notInLibrary: (ranked[0]?.score ?? 0) < notInLibraryBelow(medianHeight(boxes)),
+    glyphHeight: medianHeight(boxes),
     topScore: (ranked[0]?.score ?? 0) * 100,
     secondScore: (ranked[1]?.score ?? 0) * 100,
     ms: { glyphs: t1 - t0, match: t2 - t1 },
@@ -280,6 +297,7 @@ async function throughServer(picture: Picture, characters?: string): Promise<Out
       notInLibrary: false,
       topScore: 0,
       secondScore: 0,
+      glyphHeight: 0,
       ms: { glyphs: 0, match: 0 },
     };
   }
@@ -295,6 +313,7 @@ async function throughServer(picture: Picture, characters?: string): Promise<Out
       notInLibrary: false,
       topScore: 0,
       secondScore: 0,
+      glyphHeight: 0,
       ms: { glyphs: t1 - t0, match: 0 },
     };
   }
@@ -320,6 +339,7 @@ async function throughServer(picture: Picture, characters?: string): Promise<Out
       ],
     })),
     notInLibrary: !result.inLibrary,
+    glyphHeight: medianHeight(glyphs.map((glyph) => glyph.box)),
     topScore: result.candidates[0]?.score ?? 0,
     secondScore: result.candidates[1]?.score ?? 0,
     ms: { glyphs: t1 - t0, match: t2 - t1 },
@@ -403,7 +423,14 @@ const quantile = (values: number[], q: number) =>
 async function measure(name: string, identify: (picture: Picture) => Promise<Outcome>) {
   const byCondition = new Map<string, Tally>();
   const byFamily = new Map<string, Tally>();
-  const scores: { absent: boolean; right: boolean; standard: boolean; score: number; second: number }[] = [];
+  const scores: {
+    absent: boolean;
+    right: boolean;
+    standard: boolean;
+    score: number;
+    second: number;
+    height: number;
+  }[] = [];
   const times = { glyphs: [] as number[], match: [] as number[] };
   for (const picture of pictures) {
     const outcome = await identify(picture);
@@ -423,6 +450,7 @@ async function measure(name: string, identify: (picture: Picture) => Promise<Out
         standard: picture.condition === 'standard',
         score: outcome.topScore,
         second: outcome.secondScore,
+        height: outcome.glyphHeight,
       });
     }
     if (outcome.ms.glyphs) times.glyphs.push(outcome.ms.glyphs);
@@ -497,17 +525,25 @@ const reference = await measure('one thread (reference)', inThread);
     ).toFixed(1)}, p95 ${quantile(
       lacking.map((s) => s.score),
       0.95,
-    ).toFixed(1)}; threshold in force ${(NOT_IN_LIBRARY_BELOW * 100).toFixed(1)}`,
+    ).toFixed(1)}; by glyph height below`,
   );
-  let best = { threshold: 0, caught: 0, wrong: 0 };
-  for (let threshold = 50; threshold <= 95; threshold += 0.5) {
-    const wrong = standard.filter((s) => s.score < threshold).length / Math.max(1, standard.length);
-    const caught = lacking.filter((s) => s.score < threshold).length / Math.max(1, lacking.length);
-    if (wrong <= 0.02 && caught >= best.caught) best = { threshold, caught, wrong };
+  // By the glyphs' median height, as NOT_IN_LIBRARY_BELOW steps.
+  let from = 0;
+  for (const { upTo, below } of NOT_IN_LIBRARY_BELOW) {
+    const within = (s: { height: number }) => s.height > from && s.height <= upTo;
+    const ours = standard.filter(within);
+    const theirs = lacking.filter(within);
+    let best = { threshold: 0, caught: 0, wrong: 0 };
+    for (let threshold = 40; threshold <= 95; threshold += 0.5) {
+      const wrong = ours.filter((s) => s.score < threshold).length / Math.max(1, ours.length);
+      const caught = theirs.filter((s) => s.score < threshold).length / Math.max(1, theirs.length);
+      if (wrong <= 0.02 && caught >= best.caught) best = { threshold, caught, wrong };
+    }
+    console.log(
+      `glyphs ${from + 1}–${upTo} px (${ours.length} standard library pictures, ${theirs.length} absent): in force ${(below * 100).toFixed(1)}; calibrated ${best.threshold.toFixed(1)} says 库中没有完全一致的字体 for ${(best.caught * 100).toFixed(1)} % of absent faces and ${(best.wrong * 100).toFixed(1)} % of library pictures`,
+    );
+    from = upTo;
   }
-  console.log(
-    `calibrated: below ${best.threshold.toFixed(1)} says 库中没有完全一致的字体 for ${(best.caught * 100).toFixed(1)} % of absent faces and ${(best.wrong * 100).toFixed(1)} % of standard library pictures`,
-  );
 }
 
 if (baseUrl) {

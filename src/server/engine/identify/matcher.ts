@@ -31,11 +31,29 @@ export interface RankedCandidate {
 const ALIKE = 0.985;
 
 /**
- * Below this best score no face of the library draws the picture's glyphs as they are: the answer
- * says the library has no such font and offers the closest. Calibrated on tests/bench/identify.ts,
- * between the scores of right answers and of pictures drawn in faces the library lacks.
+ * Below these best scores no face of the library draws the picture's glyphs as they are: the answer
+ * says the library has no such font and offers the closest. Small glyphs keep less of their drawing
+ * (blur and JPEG take a larger share of each stroke), so even the right face scores lower and the
+ * bar is lower. Calibrated on tests/bench/identify.ts between the scores of library pictures (at
+ * most 2 % of standard ones said to be absent) and of pictures drawn in faces the library lacks,
+ * by the glyphs' median height in pixels.
  */
-export const NOT_IN_LIBRARY_BELOW = 0.8;
+export const NOT_IN_LIBRARY_BELOW: readonly { upTo: number; below: number }[] = [
+  { upTo: 30, below: 0.6 },
+  { upTo: 50, below: 0.66 },
+  { upTo: Number.POSITIVE_INFINITY, below: 0.7 },
+];
+
+/** The best score under which glyphs of this median height (pixels) are taken for a face the library lacks. */
+export function notInLibraryBelow(glyphHeight: number): number {
+  return (NOT_IN_LIBRARY_BELOW.find((step) => glyphHeight <= step.upTo) ?? { below: 0 }).below;
+}
+
+/** The median height of boxes, in pixels. */
+export function medianHeight(boxes: readonly { height: number }[]): number {
+  const heights = boxes.map((box) => box.height).sort((a, b) => a - b);
+  return heights[heights.length >> 1] ?? 0;
+}
 
 /** What a glyph the face lacks counts as: well below any drawn glyph, so coverage matters. */
 const MISSING = -0.5;

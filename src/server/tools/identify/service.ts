@@ -10,7 +10,7 @@ import { db } from '../../db/client.ts';
 import { fontFamilies, fonts } from '../../db/schema/index.ts';
 import { scriptNumber } from '../../db/seed/font-dicts.ts';
 import { coverageSets } from '../../engine/charsets.ts';
-import { NOT_IN_LIBRARY_BELOW, sampleScript } from '../../engine/identify/matcher.ts';
+import { medianHeight, notInLibraryBelow, sampleScript } from '../../engine/identify/matcher.ts';
 import type { ToolClient } from '../clients.ts';
 import { admitIdentifyMatch, admitIdentifyRead } from '../limits.ts';
 import { userFacing } from '../runtime.ts';
@@ -150,7 +150,9 @@ export async function identifyFont(body: MatchRequestBody, client: ToolClient): 
   return {
     glyphs: result.glyphs,
     sample: result.glyphs.map((glyph) => glyph.character).join(''),
-    inLibrary: (result.ranked[0]?.score ?? 0) >= NOT_IN_LIBRARY_BELOW,
+    inLibrary:
+      (result.ranked[0]?.score ?? 0) >=
+      notInLibraryBelow(medianHeight(result.glyphs.filter((glyph) => glyph.character).map((glyph) => glyph.box))),
     candidates,
     faces: library.length,
     elapsedMs: Math.round(performance.now() - started),
