@@ -39,9 +39,9 @@ const ALIKE = 0.985;
  * by the glyphs' median height in pixels.
  */
 export const NOT_IN_LIBRARY_BELOW: readonly { upTo: number; below: number }[] = [
-  { upTo: 30, below: 0.6 },
-  { upTo: 50, below: 0.66 },
-  { upTo: Number.POSITIVE_INFINITY, below: 0.7 },
+  { upTo: 30, below: 0.545 },
+  { upTo: 50, below: 0.675 },
+  { upTo: Number.POSITIVE_INFINITY, below: 0.82 },
 ];
 
 /** The best score under which glyphs of this median height (pixels) are taken for a face the library lacks. */
