@@ -92,6 +92,7 @@ describe('font identification', () => {
     expect(guessed.data.sample).toBe(TEXT);
     expect(guessed.data.glyphs.every((glyph) => !glyph.confirmed)).toBe(true);
     const best = guessed.data.candidates[0];
+    expect(guessed.data.inLibrary).toBe(true);
     expect(best?.family.gno).toBe('noto-sans-sc');
     expect(best?.faces[0]?.weight).toBe(700);
     expect(best?.family.license).toBe('OFL-1.1');
