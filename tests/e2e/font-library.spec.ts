@@ -62,6 +62,14 @@ test.describe('the font library', () => {
       dialog.getByRole('button', { name: '下载' }).first().click(),
     ]);
     expect(download.suggestedFilename()).toBe('思源黑体（简体）.zip');
+    // A weight as WOFF2: made on the server on its first ask, then it downloads by itself.
+    await dialog.getByRole('radio', { name: /WOFF2/ }).check();
+    const [woff2] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: '下载' }).nth(1).click(),
+    ]);
+    expect(woff2.suggestedFilename()).toBe('思源黑体（简体）-Regular.woff2');
+    await expect(dialog.getByText(/^WOFF2 \d/)).toBeVisible();
 
     const link = await (await request.get('/web/api/font/get-download-url?gno=noto-sans-sc-700')).json();
     const res = await request.get(link.data.url);

@@ -11,7 +11,7 @@ export function fixtureFont(family: string, file: string): string {
   return `tests/fixtures/fonts/${family}/${file}`;
 }
 
-/** Holds a font for drawing test pictures (through the process's font registry) and answers its family name. */
+/** Takes a font from the font registry for drawing test pictures (held for the rest of the run). */
 export function registerTestFont(file: string): string {
   return acquireFace({ path: file }).family;
 }

@@ -146,6 +146,10 @@ export class LocalStorage implements Storage {
     return publicPath(key);
   }
 
+  localFile(key: string): string {
+    return this.#file(key);
+  }
+
   /** A path on the site, checked by PUT /files/<key> (storage/routes.ts) with the site's own key. */
   async presignPut(key: string, { size, type, expiresSeconds, now }: PresignPutOptions): Promise<PresignedRequest> {
     const headers = { 'content-length': String(size), 'content-type': type };

@@ -4,6 +4,8 @@ import { buffer } from 'node:stream/consumers';
 import { parentPort } from 'node:worker_threads';
 import { FaceCache } from '../engine/face-cache.ts';
 import { loadSubsetFace, type SubsetFace } from '../engine/hb-subset.ts';
+import { tagAt, viewOf } from '../engine/sfnt.ts';
+import { cmapOf as readCmap } from '../engine/sfnt-info.ts';
 import { encodeWoff2Fast } from '../engine/woff2-fast.ts';
 import { env } from '../env.ts';
 import { storage } from '../storage/index.ts';
@@ -49,16 +51,31 @@ function preprocessWhenPopular(fontId: string): void {
   });
 }
 
-/** The sorted code points a font maps; fontkit is loaded only when the first such job arrives. */
+/** Bytes `start`..`end` (inclusive) of a stored object. */
+async function readRange(key: string, start: number, end: number): Promise<Uint8Array> {
+  const object = await storage().get(key, { range: { start, end } });
+  if (!object) throw new Error(`font file is missing from storage: ${key}`);
+  return new Uint8Array(await buffer(object.body));
+}
+
+/**
+ * The sorted code points a font maps. Only the table directory and the cmap table are read (three
+ * small range reads, not the 20 MB file), and the table is read by a binary reader, not a
+ * whole-font parser, so that listing every face of the library stays quick and light.
+ */
 async function cmapOf(job: CmapJob): Promise<Uint32Array> {
-  const object = await storage().get(job.key);
-  if (!object) throw new Error(`font file is missing from storage: ${job.key}`);
-  const bytes = await buffer(object.body);
-  const fontkit = await import('fontkit');
-  const font = fontkit.create(bytes) as { characterSet?: number[] };
-  // fontkit lists the 0xFFFF end marker of cmap format 4 segments; noncharacters are never real glyphs.
-  const real = (font.characterSet ?? []).filter((cp) => (cp & 0xfffe) !== 0xfffe && !(cp >= 0xd800 && cp <= 0xdfff));
-  return Uint32Array.from(real).sort();
+  const header = viewOf(await readRange(job.key, 0, 11));
+  const count = header.getUint16(4);
+  const directory = await readRange(job.key, 12, 12 + count * 16 - 1);
+  const records = viewOf(directory);
+  for (let i = 0; i < count; i++) {
+    if (tagAt(directory, i * 16) !== 'cmap') continue;
+    const offset = records.getUint32(i * 16 + 8);
+    const length = records.getUint32(i * 16 + 12);
+    const data = await readRange(job.key, offset, offset + length - 1);
+    return Uint32Array.from(readCmap({ flavor: header.getUint32(0), tables: [{ tag: 'cmap', data }] }).keys()).sort();
+  }
+  throw new Error(`${job.key} has no cmap table`);
 }
 
 port.on('message', async (job: SubsetJob | CmapJob) => {
