@@ -9815,7 +9815,10 @@ export interface paths {
         put?: never;
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description 内嵌字体（embed） */
+                    embed?: "woff2";
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;

@@ -40,7 +40,9 @@ test.describe('the font library', () => {
     expect(errors).toEqual([]);
   });
 
-  test('moves at most 400 KB of font data to draw three previews of a new text', async ({ page }) => {
+  test('moves at most 400 KB of font data, in the one subset answer, to draw three previews of a new text', async ({
+    page,
+  }) => {
     // A fresh sample text: every subset is made for this visit, as for a visitor's own text.
     const text = `测试${Date.now().toString(36)}永和九年岁在癸丑`;
     const metrics = await measurePreviews(page, `/font?text=${encodeURIComponent(text)}`);
@@ -49,6 +51,8 @@ test.describe('the font library', () => {
     expect(metrics.fonts).toBe(3);
     expect(metrics.fontBytes).toBeGreaterThan(0);
     expect(metrics.fontBytes).toBeLessThanOrEqual(400 * 1024);
+    // The subset answer carries the fonts: no second round of requests before the previews draw.
+    expect(metrics.fontRequests).toBe(0);
   });
 
   test('downloads a family as a zip named in Chinese from the download modal', async ({ page, request }) => {

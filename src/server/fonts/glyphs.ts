@@ -3,7 +3,7 @@ import { db as configuredDb, type Db } from '../db/client.ts';
 import { coverageSets } from '../engine/charsets.ts';
 import { notFound } from '../http/envelope.ts';
 import { storage } from '../storage/index.ts';
-import { subsetPool } from '../webfont/subset.ts';
+import { subsetPool } from '../webfont/subset-pool.ts';
 import type { Page } from './catalogue.ts';
 import { cmapKey, decodeCodePoints, encodeCodePoints } from './cmap-cache.ts';
 import { resolveFaces } from './resolve.ts';
