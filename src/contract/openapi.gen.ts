@@ -465,6 +465,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/api/font/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 要检查的字
+                         * @default
+                         */
+                        text?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description 成功 */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Envelope"];
+                    };
+                };
+                /** @description 请求有误（消息说明原因） */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Envelope"];
+                    };
+                };
+                /** @description 需要登录 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description 没有权限 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description 不存在 */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description 太频繁（Retry-After 说明等待秒数） */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/api/font/get-download-url": {
         parameters: {
             query?: never;
@@ -477,6 +559,8 @@ export interface paths {
                 query: {
                     /** @description 字体编号 */
                     gno: string;
+                    /** @description 文件格式 */
+                    format?: "ttf" | "woff2";
                 };
                 header?: never;
                 path?: never;
@@ -9902,7 +9986,10 @@ export interface paths {
         put?: never;
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description 内嵌字体（embed） */
+                    embed?: "woff2";
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -11783,9 +11870,13 @@ export interface paths {
                         pictureId: string;
                         /** @description 裁剪区域 */
                         crop?: {
+                            /** @description 裁剪区域左边位置 */
                             x: number;
+                            /** @description 裁剪区域上边位置 */
                             y: number;
+                            /** @description 裁剪区域宽度 */
                             width: number;
+                            /** @description 裁剪区域高度 */
                             height: number;
                         };
                         /**
@@ -11874,9 +11965,13 @@ export interface paths {
                         pictureId: string;
                         /** @description 裁剪区域 */
                         crop?: {
+                            /** @description 裁剪区域左边位置 */
                             x: number;
+                            /** @description 裁剪区域上边位置 */
                             y: number;
+                            /** @description 裁剪区域宽度 */
                             width: number;
+                            /** @description 裁剪区域高度 */
                             height: number;
                         };
                         /**
@@ -11884,10 +11979,15 @@ export interface paths {
                          * @default 0
                          */
                         rotate?: number;
+                        /** @description 字框 */
                         boxes: {
+                            /** @description 字框左边位置 */
                             x: number;
+                            /** @description 字框上边位置 */
                             y: number;
+                            /** @description 字框宽度 */
                             width: number;
+                            /** @description 字框高度 */
                             height: number;
                         }[];
                     };
@@ -11971,9 +12071,13 @@ export interface paths {
                         pictureId: string;
                         /** @description 裁剪区域 */
                         crop?: {
+                            /** @description 裁剪区域左边位置 */
                             x: number;
+                            /** @description 裁剪区域上边位置 */
                             y: number;
+                            /** @description 裁剪区域宽度 */
                             width: number;
+                            /** @description 裁剪区域高度 */
                             height: number;
                         };
                         /**
@@ -11981,12 +12085,17 @@ export interface paths {
                          * @default 0
                          */
                         rotate?: number;
+                        /** @description 比对的字 */
                         glyphs: {
                             /** @description 字框 */
                             box: {
+                                /** @description 字框左边位置 */
                                 x: number;
+                                /** @description 字框上边位置 */
                                 y: number;
+                                /** @description 字框宽度 */
                                 width: number;
+                                /** @description 字框高度 */
                                 height: number;
                             };
                             /** @description 字 */

@@ -69,7 +69,10 @@ function fieldLabel(schema: ZodType, path: PropertyKey[]): string {
       node = (node as { element?: unknown } | undefined)?.element;
     } else {
       name = String(key);
-      node = (node as { shape?: Record<PropertyKey, unknown> } | undefined)?.shape?.[key];
+      // An optional or defaulted object holds its fields one level in.
+      let object = node as { shape?: Record<PropertyKey, unknown>; def?: { innerType?: unknown } } | undefined;
+      while (object && !object.shape && object.def?.innerType) object = object.def.innerType as typeof object;
+      node = object?.shape?.[key];
     }
   }
   const label = unwrapped(node).label;
@@ -135,17 +138,16 @@ const blankIsAbsent = (value: unknown) => (value === '' || value === null ? unde
  * absent, which means every choice.
  */
 export const listChoice = <const T extends readonly [string, ...string[]]>(values: T, label: string) =>
-  z.preprocess(blankIsAbsent, z.enum(values, `只能是 ${values.join('、')} 之一，或留空表示全部`).optional()).meta({ label });
+  z
+    .preprocess(blankIsAbsent, z.enum(values, `只能是 ${values.join('、')} 之一，或留空表示全部`).optional())
+    .meta({ label });
 
 /** A choice of which list to answer, with a default: blank counts as absent, so it is the default. */
 export const listChoiceOr = <const T extends readonly [string, ...string[]]>(
   values: T,
   fallback: T[number],
   label: string,
-) =>
-  z
-    .preprocess(blankIsAbsent, z.enum(values, `只能是 ${values.join('、')} 之一`).default(fallback))
-    .meta({ label });
+) => z.preprocess(blankIsAbsent, z.enum(values, `只能是 ${values.join('、')} 之一`).default(fallback)).meta({ label });
 
 /** A mobile number or an e-mail address to reach a person at (the contact form, the signed agreement). */
 export const contactAddress = z
