@@ -141,7 +141,7 @@ describe('openDatabase migrations', () => {
   test('keeps one of each item that nodes starting together seeded twice, and readers keep their favourites', async () => {
     target = await createTestDatabaseTarget({ onDisk: true });
     // The migrations as they stood before seeded items had keys of their own.
-    const before = migrationsBefore('0013');
+    const before = migrationsBefore('0014');
     const old = await openDatabase({ ...target.options, migrationsFolder: before });
     try {
       await old.db.execute(sql`insert into accounts (id, email) values (1, 'a@example.com'), (2, 'b@example.com')`);
