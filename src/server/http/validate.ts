@@ -6,51 +6,159 @@ import { badRequest } from './envelope.ts';
 import { refuseForbiddenText } from './text-guard.ts';
 
 // Messages go to users, so zod speaks Chinese here (and only here: logs stay English). zod's own
-// Chinese names the schema's types ("期望 string，实际接收 undefined"); a missing or mistyped field
-// is said the way a form says it instead.
-const zodZh = z.locales.zhCN().localeError;
+// Chinese locale names the schema's types and operators ("数值过大：期望 string <=50 字符", "期望 int，
+// 实际接收 数字"); every issue is said here the way a form says it instead, with the limit in words.
+// A message a schema writes itself (`.min(1, '请指定字体')`, a refine) is kept as written.
 const TYPE_NAMES: Record<string, string> = {
   string: '文字',
   number: '数字',
   int: '整数',
+  bigint: '整数',
   boolean: '是或否',
   array: '列表',
   object: '一组字段',
   date: '日期',
 };
-const zhCN: z.core.$ZodErrorMap = (issue) => {
-  if (issue.code === 'invalid_type') {
-    if (issue.input === undefined || issue.input === null || issue.input === '') return '不能为空';
-    return `格式不正确，应为${TYPE_NAMES[issue.expected] ?? '正确的格式'}`;
+
+/** A list of allowed values, when it is short enough to read; otherwise null. */
+function choices(values: readonly unknown[]): string | null {
+  if (values.length === 0 || values.length > 12) return null;
+  if (!values.every((value) => ['string', 'number', 'boolean'].includes(typeof value))) return null;
+  return values.map((value) => String(value)).join('、');
+}
+
+function tooBig(issue: z.core.$ZodRawIssue<z.core.$ZodIssueTooBig>): string {
+  const max = String(issue.maximum);
+  const strict = issue.inclusive === false;
+  switch (issue.origin) {
+    case 'string':
+      return strict ? `应少于 ${max} 个字` : `不能超过 ${max} 个字`;
+    case 'array':
+    case 'set':
+      return strict ? `应少于 ${max} 项` : `最多 ${max} 项`;
+    case 'file':
+      return `文件不能超过 ${max} 字节`;
+    case 'date':
+      return `不能晚于 ${new Date(Number(issue.maximum)).toISOString().slice(0, 10)}`;
+    default:
+      return strict ? `应小于 ${max}` : `不能大于 ${max}`;
   }
-  return zodZh(issue);
+}
+
+function tooSmall(issue: z.core.$ZodRawIssue<z.core.$ZodIssueTooSmall>): string {
+  const min = String(issue.minimum);
+  const strict = issue.inclusive === false;
+  switch (issue.origin) {
+    case 'string':
+      if (Number(issue.minimum) <= 1 && !strict) return '不能为空';
+      return strict ? `应多于 ${min} 个字` : `至少 ${min} 个字`;
+    case 'array':
+    case 'set':
+      if (Number(issue.minimum) <= 1 && !strict) return '至少选一项';
+      return strict ? `应多于 ${min} 项` : `至少 ${min} 项`;
+    case 'file':
+      return '文件是空的';
+    case 'date':
+      return `不能早于 ${new Date(Number(issue.minimum)).toISOString().slice(0, 10)}`;
+    default:
+      return strict ? `应大于 ${min}` : `不能小于 ${min}`;
+  }
+}
+
+const FORMAT_NAMES: Record<string, string> = {
+  email: '邮箱格式不正确',
+  url: '网址格式不正确',
+  datetime: '时间格式不正确',
+  date: '日期格式不正确',
+  time: '时间格式不正确',
+  uuid: '编号格式不正确',
+};
+
+const zhCN: z.core.$ZodErrorMap = (issue) => {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined || issue.input === null || issue.input === '') return '不能为空';
+      if (issue.expected === 'int' && typeof issue.input === 'number') return '应为整数';
+      if (issue.expected === 'number' && typeof issue.input === 'number') {
+        return Number.isNaN(issue.input) ? '格式不正确，应为数字' : '数字太大';
+      }
+      return `格式不正确，应为${TYPE_NAMES[issue.expected] ?? '正确的格式'}`;
+    case 'too_big':
+      return tooBig(issue);
+    case 'too_small':
+      return tooSmall(issue);
+    case 'invalid_format':
+      return FORMAT_NAMES[issue.format] ?? '格式不正确';
+    case 'invalid_value': {
+      const allowed = choices(issue.values);
+      if (!allowed) return '不是可以选的值';
+      return issue.values.length === 1 ? `只能是 ${allowed}` : `只能是 ${allowed} 之一`;
+    }
+    case 'not_multiple_of':
+      return `应为 ${String(issue.divisor)} 的整数倍`;
+    case 'unrecognized_keys':
+      return `不认识的字段：${issue.keys.join('、')}`;
+    default:
+      // invalid_union, invalid_key, invalid_element, and a custom check that wrote no message.
+      return '格式不正确';
+  }
 };
 
 function labelOf(schema: unknown): string | undefined {
   return schema ? (z.globalRegistry.get(schema as ZodType)?.['label'] as string | undefined) : undefined;
 }
 
+/** The schema inside optional, default, nullable and pipe wrappers, where fields and items live. */
+function unwrapped(node: unknown): unknown {
+  let current = node;
+  for (let depth = 0; depth < 8; depth++) {
+    const def = (current as { _zod?: { def?: { innerType?: unknown; in?: unknown; type?: string } } } | undefined)?._zod
+      ?.def;
+    if (def?.innerType) current = def.innerType;
+    else if (def?.type === 'pipe' && def.in) current = def.in;
+    else break;
+  }
+  return current;
+}
+
+/** A field's Chinese label, on the field itself or on what it wraps. */
+function labelAt(node: unknown): string | undefined {
+  return labelOf(node) ?? labelOf(unwrapped(node));
+}
+
 /**
  * Names a field for the user: schemas give fields a Chinese label with `.meta({ label })`,
- * otherwise the parameter name itself is shown. Array items are counted from 1, e.g.
- * "第 2 项的预览文字（text）".
+ * otherwise the parameter name itself is shown, and a label that names its parameter already
+ * ("字体（family）") is not followed by it again. Array items are counted from 1 after the list
+ * they belong to, e.g. "条目（items）第 2 项的文字（text）"; a top-level list is "第 2 项的文字（text）".
  */
 function fieldLabel(schema: ZodType, path: PropertyKey[]): string {
+  const named = (label: string | undefined, name: string) => {
+    if (!name) return label ?? '';
+    if (!label) return name;
+    return label.includes(`（${name}）`) || label.includes(`(${name})`) ? label : `${label}（${name}）`;
+  };
   let node: unknown = schema;
-  const items: string[] = [];
+  const parts: string[] = [];
   let name = '';
+  let listLabel: string | undefined;
   for (const key of path) {
     if (typeof key === 'number') {
-      items.push(`第 ${key + 1} 项`);
-      node = (node as { element?: unknown } | undefined)?.element;
+      listLabel = labelAt(node);
+      parts.push(`${named(listLabel, name)}第 ${key + 1} 项`);
+      name = '';
+      node = (unwrapped(node) as { element?: unknown } | undefined)?.element;
     } else {
+      // A labelled object on the way names where the field is ("来源的字体（fontId）").
+      const label = name ? labelAt(node) : undefined;
+      if (label) parts.push(named(label, name));
       name = String(key);
-      node = (node as { shape?: Record<PropertyKey, unknown> } | undefined)?.shape?.[key];
+      node = (unwrapped(node) as { shape?: Record<PropertyKey, unknown> } | undefined)?.shape?.[key];
     }
   }
-  const label = labelOf(node);
-  const field = name ? (label ? `${label}（${name}）` : name) : (label ?? '');
-  return [items.join('中'), field].filter(Boolean).join('的');
+  // An item labelled like its list ("字符集" in 字符集（charsets）) is not named a second time.
+  const last = labelAt(node);
+  return [...parts, name || last !== listLabel ? named(last, name) : ''].filter(Boolean).join('的');
 }
 
 /** Turns a failed parse into one Chinese sentence that names the field, e.g. "页码（current）：…". */
