@@ -137,21 +137,32 @@ export async function loginWithPassword(
   const pairKey = `${accountKey}|${meta.ip}`;
   const ipKey = `ip:${meta.ip}`;
   const tooMany = '登录失败次数过多，请稍后再试，或用验证码登录';
-  enforce(await ctx.limits.loginPair.check(pairKey), tooMany);
-  enforce(await ctx.limits.loginIp.check(ipKey), tooMany);
-  await requireCaptcha(ctx, input.captchaVerification, await accountRounds(ctx, accountKey));
+  // Each attempt takes its place in both counters before the password is checked (one atomic
+  // statement each), so parallel attempts cannot all pass a check before any of them is counted:
+  // of twelve at once, five are checked. A place is given back when the attempt turns out not to
+  // be one (the other limit refused it, or the captcha did) and when the password was right.
+  enforce(await ctx.limits.loginPair.hit(pairKey), tooMany);
+  const byIp = await ctx.limits.loginIp.hit(ipKey);
+  if (!byIp.allowed) await ctx.limits.loginPair.release(pairKey);
+  enforce(byIp, tooMany);
+  try {
+    await requireCaptcha(ctx, input.captchaVerification, await accountRounds(ctx, accountKey));
+  } catch (error) {
+    await ctx.limits.loginPair.release(pairKey);
+    await ctx.limits.loginIp.release(ipKey);
+    throw error;
+  }
   const delay = loginDelayMs(await ctx.limits.loginFailures.count(accountKey));
   if (delay > 0) await ctx.pause(delay);
   const db = await configuredDb();
   const account = await findAccountByTarget(db, input.channel, input.target);
   const valid = await verifyPassword(account?.passwordHash, input.password);
   if (!account || !valid) {
-    await ctx.limits.loginPair.hit(pairKey);
     await ctx.limits.loginFailures.hit(accountKey);
-    await ctx.limits.loginIp.hit(ipKey);
     throw new ApiError(401, '401', LOGIN_FAILED_MESSAGE);
   }
   await ctx.limits.loginPair.reset(pairKey);
+  await ctx.limits.loginIp.release(ipKey);
   await ctx.limits.loginFailures.reset(accountKey);
   if (account.disabledAt) throw new ApiError(403, '403', '该账户已停用，请联系管理员');
   if (account.passwordHash && needsRehash(account.passwordHash)) {
