@@ -126,6 +126,15 @@ describe('POST /captcha/get', () => {
     for (const spy of spies) spy.mockRestore();
   });
 
+  test('counts every IPv6 address of one /64 as one address', async () => {
+    for (let i = 1; i <= 30; i += 1) {
+      expect((await post('/captcha/get', {}, `2001:db8:7:1::${i.toString(16)}`)).status).toBe(200);
+    }
+    expect((await post('/captcha/get', {}, '2001:db8:7:1:ffff:ffff:ffff:ffff')).status).toBe(429);
+    expect((await post('/captcha/get', {}, '2001:db8:7:2::1')).status).toBe(200);
+    h.clock.advance(60_000);
+  });
+
   test('answers 429 with Retry-After past 30 puzzles a minute from one address', async () => {
     for (let i = 0; i < 30; i += 1) expect((await post('/captcha/get', {}, '10.7.2.1')).status).toBe(200);
     const res = await post('/captcha/get', {}, '10.7.2.1');

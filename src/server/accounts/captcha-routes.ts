@@ -6,6 +6,7 @@ import type { CaptchaSubject } from '../auth/captcha.ts';
 import { TRACK_JSON_BYTES } from '../auth/captcha.ts';
 import { type AuthContext, authContext } from '../auth/context.ts';
 import { type ApiBindings, clientIp } from '../auth/middleware.ts';
+import { addressKey } from '../http/address-key.ts';
 import { refuseForbiddenText } from '../http/text-guard.ts';
 import { log } from '../log.ts';
 import { accountRounds } from './common.ts';
@@ -54,7 +55,7 @@ async function readJson(c: Context): Promise<Record<string, unknown> | string> {
 function subjectOf(c: Context<{ Bindings: ApiBindings }>, body: Record<string, unknown>): CaptchaSubject {
   const uid = body['clientUid'];
   return {
-    ip: clientIp(c),
+    ip: addressKey(clientIp(c)),
     clientUid: typeof uid === 'string' && /^[\w-]{8,64}$/.test(uid) ? uid : undefined,
   };
 }
@@ -82,7 +83,7 @@ export function captchaRoutes(ctx: AuthContext = authContext()): Hono<{ Bindings
     if (typeof body === 'string') return answer(c, '0016', body, null, 400);
     const type = body['captchaType'] ?? 'blockPuzzle';
     if (type !== 'blockPuzzle') return answer(c, '0016', '只支持滑动拼图验证（blockPuzzle）', null, 400);
-    const verdict = await ctx.limits.captchaGetIp.hit(`ip:${clientIp(c)}`);
+    const verdict = await ctx.limits.captchaGetIp.hit(`ip:${addressKey(clientIp(c))}`);
     if (!verdict.allowed) {
       c.header('Retry-After', String(verdict.retryAfter));
       return answer(c, '6201', '获取验证码太频繁，请稍后再试', null, 429);
@@ -112,7 +113,7 @@ export function captchaRoutes(ctx: AuthContext = authContext()): Hono<{ Bindings
     if (trackJson !== undefined && (typeof trackJson !== 'string' || trackJson.length > TRACK_JSON_BYTES * 2)) {
       return answer(c, '0016', '验证数据格式不正确', null, 400);
     }
-    const verdict = await ctx.limits.captchaCheckIp.hit(`ip:${clientIp(c)}`);
+    const verdict = await ctx.limits.captchaCheckIp.hit(`ip:${addressKey(clientIp(c))}`);
     if (!verdict.allowed) {
       c.header('Retry-After', String(verdict.retryAfter));
       return answer(c, '6201', '验证太频繁，请稍后再试', null, 429);
