@@ -7,6 +7,7 @@ import { wechatRoutes } from './accounts/wechat-routes.ts';
 import { authContext } from './auth/context.ts';
 import { readToken } from './auth/middleware.ts';
 import { startAuthStateSweeper } from './auth/state-sweeper.ts';
+import { bodyPolicies } from './body-limits.ts';
 import { startPurgeRelay } from './content/changes.ts';
 import { editorRoutes } from './content/editor/routes.ts';
 import { contentRoutes } from './content/routes.ts';
@@ -15,7 +16,7 @@ import { env } from './env.ts';
 import { downloadRoutes } from './fonts/download-routes.ts';
 import { favoriteRoutes } from './fonts/favorite-routes.ts';
 import { fontRoutes } from './fonts/routes.ts';
-import { apiBodyLimit } from './http/body-limit.ts';
+import { requestBodies } from './http/body-limit.ts';
 import { csrfGuard } from './http/csrf.ts';
 import { registerApiApp } from './http/direct-api.ts';
 import { ApiError, type Envelope } from './http/envelope.ts';
@@ -78,7 +79,8 @@ export function createApp(): Hono {
     if (!c.res.headers.has('Cache-Control') && readToken(c)) c.header('Cache-Control', 'private, no-store');
   });
   app.use(csrfGuard());
-  app.use(apiBodyLimit());
+  // Every body capped by its route's limit while it is read (body-limits.ts), never read here.
+  app.use(requestBodies(bodyPolicies()));
   app.use(textGuard());
 
   app.route('/', healthRoutes());

@@ -104,7 +104,7 @@ describe('POST /web/api/login', () => {
       { clientAddress: '10.4.0.1' },
     );
     expect(chunked.status).toBe(413);
-    expect(((await chunked.json()) as { message: string }).message).toBe('请求内容过大');
+    expect(((await chunked.json()) as { message: string }).message).toBe('请求内容过大，这个接口最多接受 16 KB');
   });
 
   test('answers an unknown account and a wrong password alike, in the same time', async () => {

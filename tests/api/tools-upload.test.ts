@@ -195,7 +195,7 @@ describe('POST /tools/api/upload', () => {
       duplex: 'half',
     } as RequestInit);
     expect(res.status).toBe(413);
-    expect(((await res.json()) as { message: string }).message).toBe('请求内容过大，最多 1024 KB');
+    expect(((await res.json()) as { message: string }).message).toBe('请求内容过大，这个接口最多接受 1 MB');
     expect(pulled).toBeLessThan(2 << 20);
   });
 

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { type AccountResolver, requireAccount, sessionAccount } from '../auth/current-account.ts';
+import { type AccountResolver, requireAccount, sessionAccount, signedIn } from '../auth/current-account.ts';
 import { ok } from '../http/envelope.ts';
 import { validate } from '../http/validate.ts';
 import {
@@ -22,19 +22,19 @@ function favoriteCalls(resolve: AccountResolver): Hono {
   routes.get('/getArticleByUser', async (c) =>
     c.json(ok(await listFavoriteArticles(await requireAccount(resolve, c)))),
   );
-  routes.post('/addColl', validate('json', albumBody), async (c) => {
+  routes.post('/addColl', signedIn(resolve), validate('json', albumBody), async (c) => {
     await addFavoriteAlbum(await requireAccount(resolve, c), c.req.valid('json').id);
     return c.json(ok(null, '收藏成功'));
   });
-  routes.post('/deleteColl', validate('json', albumBody), async (c) => {
+  routes.post('/deleteColl', signedIn(resolve), validate('json', albumBody), async (c) => {
     await deleteFavoriteAlbum(await requireAccount(resolve, c), c.req.valid('json').id);
     return c.json(ok(null, '已取消收藏'));
   });
-  routes.post('/addArt', validate('json', articleBody), async (c) => {
+  routes.post('/addArt', signedIn(resolve), validate('json', articleBody), async (c) => {
     await addFavoriteArticle(await requireAccount(resolve, c), c.req.valid('json').id);
     return c.json(ok(null, '收藏成功'));
   });
-  routes.post('/deleteArt', validate('json', articleBody), async (c) => {
+  routes.post('/deleteArt', signedIn(resolve), validate('json', articleBody), async (c) => {
     await deleteFavoriteArticle(await requireAccount(resolve, c), c.req.valid('json').id);
     return c.json(ok(null, '已取消收藏'));
   });

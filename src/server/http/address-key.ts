@@ -49,3 +49,19 @@ export function addressKey(ip: string): string {
     .map((g) => g.toString(16))
     .join(':')}::/64`;
 }
+
+/**
+ * The address a request came from: the first X-Forwarded-For entry when the site is behind a proxy
+ * that sets it (TRUST_PROXY), since anyone can send the header; otherwise the socket's address.
+ */
+export function clientAddressOf(
+  forwardedFor: string | undefined,
+  socketAddress: string | undefined,
+  trustProxy: boolean,
+): string {
+  if (trustProxy) {
+    const forwarded = forwardedFor?.split(',')[0]?.trim();
+    if (forwarded) return forwarded.slice(0, 64);
+  }
+  return socketAddress || 'unknown';
+}

@@ -95,9 +95,13 @@ export function withDirectApi(handler: http.RequestListener): http.RequestListen
       try {
         await send(res, await app.fetch(toRequest(req), { incoming: req }));
       } catch (error) {
-        // The app answers its own errors; what gets here is a client gone mid-answer, or a fault
-        // in the plumbing above.
-        if (!res.headersSent) {
+        // The app answers its own errors; what gets here is a client gone mid-answer (or cut off by
+        // the server's guard, which answered it), or a fault in the plumbing above.
+        if (res.writableEnded) {
+          // Answered already (the guard's refusal): the connection ends after that answer.
+        } else if (req.socket.destroyed) {
+          res.destroy();
+        } else if (!res.headersSent) {
           log().error({ err: error, path: req.url }, 'API request failed before it was answered');
           res.writeHead(500, { 'Content-Type': 'application/json; charset=UTF-8' });
           res.end(JSON.stringify({ code: '500', message: '服务器出错了，请稍后再试', data: null }));

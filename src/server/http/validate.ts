@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler, ValidationTargets } from 'hono';
 import { validator } from 'hono/validator';
 import { type ZodType, z } from 'zod';
 import { validateAccount } from '../../lib/validate.ts';
-import { badRequest } from './envelope.ts';
+import { ApiError, badRequest } from './envelope.ts';
 import { refuseForbiddenText } from './text-guard.ts';
 
 // Messages go to users, so zod speaks Chinese here (and only here: logs stay English). zod's own
@@ -224,7 +224,16 @@ export const contactAddress = z
 /** The fields of a plain form post or of a JSON call (pages post forms, scripts JSON); anything else is empty. */
 export async function formOrJsonFields(c: Context): Promise<Record<string, unknown>> {
   const type = c.req.header('content-type') ?? '';
-  const json = type.includes('application/json') ? await c.req.json().catch(() => ({})) : undefined;
+  // A body that is not JSON has no fields; one the body gate refused (too large, not finished) is refused.
+  const refused = (error: unknown) => {
+    if (error instanceof ApiError) throw error;
+  };
+  const json = type.includes('application/json')
+    ? await c.req.json().catch((error: unknown) => {
+        refused(error);
+        return {};
+      })
+    : undefined;
   // A JSON body that is not an object (null, a list, a number) has no fields.
   const fields: Record<string, unknown> = type.includes('application/json')
     ? typeof json === 'object' && json !== null && !Array.isArray(json)
@@ -234,7 +243,8 @@ export async function formOrJsonFields(c: Context): Promise<Record<string, unkno
       ? Object.fromEntries(
           [
             ...(
-              await c.req.formData().catch(() => {
+              await c.req.formData().catch((error: unknown) => {
+                refused(error);
                 throw badRequest('表单格式不正确，请重新提交');
               })
             ).entries(),
