@@ -38,6 +38,8 @@ describe('POST /web/api/login', () => {
     // Readable by scripts on purpose (the front end copies it into the header; docs/accounts.md explains).
     expect(cookie).not.toContain('HttpOnly');
     expect(cookie).not.toContain('Secure');
+    // The answer holds the token: no cache may keep it.
+    expect(res.headers.get('cache-control')).toBe('no-store');
   });
 
   test('marks the cookie Secure when the site runs on https', async () => {

@@ -169,6 +169,25 @@ export function describeIssues(schema: ZodType, error: z.ZodError): string {
   return `${label}：${issue.message}`;
 }
 
+/**
+ * Parses what a handler read by hand (formOrJsonFields, a multipart form) with zod's issues in
+ * Chinese: the data, or one sentence for the first field that is wrong. A message the schema wrote
+ * itself ('回复至少 2 个字') is a whole sentence already and is kept as written; any other names the field.
+ */
+export function parseInChinese<S extends ZodType>(
+  schema: S,
+  value: unknown,
+): { success: true; data: z.output<S> } | { success: false; message: string } {
+  const result = schema.safeParse(value, { error: zhCN });
+  if (result.success) return { success: true, data: result.data as z.output<S> };
+  const issue = result.error.issues[0];
+  const own = issue && issue.message !== zhCN(issue as never);
+  return { success: false, message: own ? issue.message : describeIssues(schema, result.error) };
+}
+
+/** zod's issues said in Chinese (this module's error map), for forms that show each field's own message. */
+export const chineseIssues: z.core.$ZodErrorMap = (issue) => zhCN(issue);
+
 /** What a validating middleware checks: the part of the request and its schema. */
 export interface Validation {
   target: keyof ValidationTargets;
