@@ -45,9 +45,9 @@ interface ConvertParams {
 export const convertJob: JobKind<ConvertParams> = {
   name: 'convert',
   task: TOOL_TASKS.convert,
-  run: (params, { outPrefix, progress, client }) =>
+  run: (params, { outPrefix, progress, client, lane }) =>
     toolsPool().run(
       { kind: 'convert', ...params, outPrefix, maxSfntBytes: MAX_DECODED_FONT_BYTES },
-      { lane: 'job', onProgress: progress, client },
+      { lane, onProgress: progress, client },
     ),
 };

@@ -172,10 +172,10 @@ type PixelFontParams = Omit<Parameters<typeof pixelFontTask>[0], 'outPrefix'>;
 export const pixelFontJob: JobKind<PixelFontParams> = {
   name: 'pixelFont',
   task: TOOL_TASKS.pixelFont,
-  run: async (params, { outPrefix, progress, client }) => {
+  run: async (params, { outPrefix, progress, client, lane }) => {
     const result = await toolsPool().run(
       { kind: 'pixelFont', ...params, outPrefix },
-      { lane: 'job', onProgress: progress, client },
+      { lane, onProgress: progress, client },
     );
     return {
       files: result.files,

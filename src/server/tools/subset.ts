@@ -100,14 +100,21 @@ interface SubsetParams {
   fallbackFamily: string;
 }
 
+/**
+ * A subset of at most this many characters is a small job (its own lane, jobs.ts): a few hundred
+ * milliseconds of work on the largest library font, in any of its formats.
+ */
+export const SMALL_SUBSET_CHARS = 300;
+
 /** Making a subset (task 2), run by a job runner on any node. */
 export const subsetJob: JobKind<SubsetParams> = {
   name: 'subset',
   task: TOOL_TASKS.subset,
-  run: async ({ fallbackFamily, ...params }, { outPrefix, progress, client }) => {
+  sizeOf: ({ codePoints }) => (codePoints.length <= SMALL_SUBSET_CHARS ? 'small' : 'long'),
+  run: async ({ fallbackFamily, ...params }, { outPrefix, progress, client, lane }) => {
     const result = await toolsPool().run(
       { kind: 'subset', ...params, outPrefix, maxSfntBytes: MAX_DECODED_FONT_BYTES },
-      { lane: 'job', onProgress: progress, client },
+      { lane, onProgress: progress, client },
     );
     const missing = [...result.missing];
     const familyName = result.familyName || fallbackFamily;
