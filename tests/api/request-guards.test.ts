@@ -3,6 +3,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { createApp } from '../../src/server/app.ts';
 import { resetEnv } from '../../src/server/env.ts';
+import { bufferedBodyBytes } from '../../src/server/http/body-limit.ts';
 import { registerApiApp, withDirectApi } from '../../src/server/http/direct-api.ts';
 import { type GuardedListener, guardServer, withRequestGuards } from '../../src/server/http/request-guards.ts';
 import { SECURITY_HEADERS, withSecurityHeaders } from '../../src/server/http/security-headers.ts';
@@ -248,9 +249,12 @@ describe('open bodies', () => {
   test('a body that stops arriving is dropped with 408 and its connection closed; one sent at pace is served', async () => {
     const spy = vi.spyOn(log(), 'error');
     const stalled = openBody('10.9.3.1');
+    await expect.poll(() => bufferedBodyBytes()).toBe(100_000);
     expect(await stalled.answers(1)).toEqual(['408']);
     expect(stalled.text()).toContain('请求内容发送得太慢');
     await stalled.closed;
+    // The handler that was reading it let go: nothing of it is held any more.
+    await expect.poll(() => bufferedBodyBytes()).toBe(0);
     // A body whose bytes keep coming is not judged by its length, however long it takes in all: here
     // 8 parts of 12 KB, one each half window (24 KB a window, six times the pace asked for).
     const steady = connect();

@@ -61,6 +61,14 @@ describe('tools shared fairly', () => {
     expect((await start(heavy(), '10.9.0.1')).res.status).toBe(200);
   });
 
+  test('of a burst of requests sent at once from one address, only its share of jobs is accepted', async () => {
+    const burst = await Promise.all(Array.from({ length: 12 }, () => start(heavy(), '10.9.3.1')));
+    const accepted = burst.filter((answer) => answer.res.status === 200).map((answer) => answer.body.data.jobId);
+    expect(accepted).toHaveLength(JOBS_AT_ONCE_PER_CLIENT);
+    expect(burst.filter((answer) => answer.res.status === 429)).toHaveLength(12 - JOBS_AT_ONCE_PER_CLIENT);
+    for (const id of accepted) await waitForJob(app, id);
+  });
+
   test("another client's small subset starts beside a long conversion, before a long job queued ahead of it", async () => {
     // Queued while no runner runs, so that the order the runner meets them in is the test's.
     await stopJobRunner();

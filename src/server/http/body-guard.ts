@@ -180,12 +180,20 @@ export class BodyGuard {
 
   #drop(entry: OpenBody): void {
     this.#forget(entry);
-    if (entry.res.headersSent) {
+    // The request is ended with its connection: a handler still reading the body gets an error at
+    // once (and lets go of what it held) instead of waiting for bytes that will not come, since Node
+    // does not abort a request whose answer was written when its socket closes.
+    const end = () => {
+      entry.req.destroy();
       entry.socket.destroy();
+    };
+    if (entry.res.headersSent) {
+      end();
       return;
     }
     refuse(entry.req, entry.res, 408, '请求内容发送得太慢，连接已断开，请在网络通畅时重新提交');
-    entry.res.once('finish', () => entry.socket.destroy());
+    if (entry.res.writableFinished) end();
+    else entry.res.once('finish', end);
   }
 }
 

@@ -15,6 +15,14 @@ export type Lane = 'quick' | 'small' | 'job' | 'background';
 
 /** Workers kept for small jobs, beside the job workers and the quick one. */
 const SMALL_WORKERS = 1;
+/** Workers kept prompt: the quick one and the small jobs'. */
+const PROMPT_WORKERS = 1 + SMALL_WORKERS;
+/**
+ * The scheduling priority (nice value) of job workers. A conversion may keep a processor busy for a
+ * minute; at a lower priority it takes only what the server's own thread and the prompt workers
+ * leave, so pages, the API and a small job are served first on a machine with two cores.
+ */
+const LONG_WORK_NICE = 10;
 
 /** A task failed: `userFacing` messages are Chinese and meant for the user, others for the log. */
 export class ToolTaskError extends Error {
@@ -51,12 +59,17 @@ interface Slot {
   worker: Worker;
   running: Queued | undefined;
   timer: NodeJS.Timeout | undefined;
+  /** A job worker (long work, at LONG_WORK_NICE) rather than a prompt one. */
+  long: boolean;
 }
 
 const WORKER_FILE = serverSource('tools', 'worker.ts');
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 
-/** A small pool of tool workers: `jobWorkers` for long tasks, one kept for quick ones and one for small jobs. */
+/**
+ * A small pool of tool workers: `jobWorkers` for long tasks, at a lower scheduling priority, and two
+ * prompt ones, kept for quick checks and small jobs.
+ */
 export class ToolsPool {
   readonly #jobWorkers: number;
   readonly #slots: Slot[] = [];
@@ -103,7 +116,8 @@ export class ToolsPool {
         (smallRoom ? this.#fairest('small') : undefined) ??
         (longRunning < this.#jobWorkers ? (this.#fairest('job') ?? this.#queues.background[0]) : undefined);
       if (!next) return;
-      const slot = this.#idleSlot();
+      const long = next.options.lane === 'job' || next.options.lane === 'background';
+      const slot = this.#idleSlot(long);
       if (!slot) return;
       const queue = this.#queues[next.options.lane];
       queue.splice(queue.indexOf(next), 1);
@@ -112,6 +126,9 @@ export class ToolsPool {
         if (this.#served.size > 10_000) this.#served.delete(this.#served.keys().next().value as string);
       }
       this.#start(slot, next);
+      // A prompt worker takes a second or more to load its modules, which the small job or the
+      // upload check that comes next should not wait for: one is started while long work runs.
+      if (long && !this.#slots.some((candidate) => !candidate.running && !candidate.long)) this.#add(false);
     }
   }
 
@@ -132,20 +149,25 @@ export class ToolsPool {
     return best;
   }
 
-  #idleSlot(): Slot | undefined {
-    const idle = this.#slots.find((slot) => !slot.running);
-    if (idle) return idle;
-    if (this.#slots.length >= this.#jobWorkers + 1 + SMALL_WORKERS) return undefined;
-    const slot: Slot = { worker: this.#spawn(), running: undefined, timer: undefined };
+  /**
+   * A free worker for long work (a job worker) or prompt work (a prompt worker, else a free job
+   * worker rather than none), started when there is room for one more of its kind.
+   */
+  #idleSlot(long: boolean): Slot | undefined {
+    const idle = (kind: boolean) => this.#slots.find((slot) => !slot.running && slot.long === kind);
+    if (long) return idle(true) ?? this.#add(true);
+    return idle(false) ?? this.#add(false) ?? idle(true);
+  }
+
+  #add(long: boolean): Slot | undefined {
+    const count = this.#slots.filter((slot) => slot.long === long).length;
+    if (this.#closed || count >= (long ? this.#jobWorkers : PROMPT_WORKERS)) return undefined;
+    const worker = new Worker(WORKER_FILE, { workerData: { nice: long ? LONG_WORK_NICE : 0 } });
+    worker.unref();
+    const slot: Slot = { worker, running: undefined, timer: undefined, long };
     this.#slots.push(slot);
     this.#listen(slot);
     return slot;
-  }
-
-  #spawn(): Worker {
-    const worker = new Worker(WORKER_FILE);
-    worker.unref();
-    return worker;
   }
 
   #listen(slot: Slot): void {
