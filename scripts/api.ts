@@ -8,6 +8,7 @@ import { env } from '../src/server/env.ts';
 import { withAnswerCache } from '../src/server/http/answer-cache.ts';
 import { guardServer, withRequestGuards } from '../src/server/http/request-guards.ts';
 import { withSecurityHeaders } from '../src/server/http/security-headers.ts';
+import { prepareIdentification } from '../src/server/tools/identify/service.ts';
 import { onStopSignal } from './lib/shutdown.ts';
 
 if (fs.existsSync('.env')) process.loadEnvFile('.env');
@@ -21,5 +22,7 @@ const server = guardServer(
 );
 server.listen(config.PORT, config.HOST, () => {
   console.log(`API is ready at http://${config.HOST}:${config.PORT}`);
+  // Font identification draws every library face's references ahead, between its requests.
+  prepareIdentification().catch((error: unknown) => console.error('identification could not prepare', error));
 });
 onStopSignal(() => void server.close());

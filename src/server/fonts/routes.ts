@@ -1,9 +1,11 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { COVERAGE_MAX_CHARACTERS } from '../../contract/fonts.ts';
 import { cachedRead } from '../http/answer-cache.ts';
 import { ok } from '../http/envelope.ts';
 import { pageQuery, validate } from '../http/validate.ts';
 import { listFontFamilies } from './catalogue.ts';
+import { fontCoverage } from './coverage.ts';
 import { getFontDetail } from './detail.ts';
 import { fontDictionary } from './dictionary.ts';
 import type { Clock } from './download-links.ts';
@@ -41,6 +43,9 @@ const gnoQuery = z.object({
   gno: z.string().trim().min(1).max(100).meta({ label: '字体编号' }),
 });
 
+/** The query of GET /font/get-download-url: a weight or a family, and for a weight its format. */
+const downloadQuery = gnoQuery.extend({ format: optionalChoice(['ttf', 'woff2'], '文件格式') });
+
 /** The query of GET /font/glyphs: a font, a page of its characters, and optionally one coverage set. */
 export const glyphQuery = gnoQuery.extend({
   current: pageQuery.shape.current,
@@ -48,9 +53,19 @@ export const glyphQuery = gnoQuery.extend({
   set: optionalChoice(['all', 'gb2312', 'tongyong', 'big5', 'latin'], '字符集'),
 });
 
+/** The body of POST /font/coverage; counting its characters is the handler's (coverage.ts). */
+export const coverageBody = z.object({
+  text: z
+    .string()
+    .max(200_000, `一次最多检查 ${COVERAGE_MAX_CHARACTERS} 个字`)
+    .default('')
+    .meta({ label: '要检查的字' }),
+});
+
 /**
  * The font library API, mounted at /web/api (SPEC §7 Fonts): the list, the dictionary, a family's
- * detail, its glyphs page by page, and signed download links. `now` is the links' clock (tests).
+ * detail, its glyphs page by page, which families have every character of a text, and signed
+ * download links. `now` is the links' clock (tests).
  */
 export function fontRoutes(options: { now?: Clock } = {}): Hono {
   const routes = new Hono();
@@ -72,8 +87,13 @@ export function fontRoutes(options: { now?: Clock } = {}): Hono {
     validate('query', glyphQuery),
     async (c) => c.json(ok(await glyphPage(c.req.valid('query')))),
   );
-  routes.get('/font/get-download-url', validate('query', gnoQuery), async (c) => {
-    const link = await createDownloadLink(c.req.valid('query').gno, options.now ? { now: options.now } : {});
+  routes.post('/font/coverage', validate('json', coverageBody), async (c) => {
+    c.header('Cache-Control', 'no-store');
+    return c.json(ok(await fontCoverage(c.req.valid('json').text)));
+  });
+  routes.get('/font/get-download-url', validate('query', downloadQuery), async (c) => {
+    const { gno, format } = c.req.valid('query');
+    const link = await createDownloadLink(gno, { format, ...(options.now ? { now: options.now } : {}) });
     c.header('Cache-Control', 'no-store');
     return c.json(ok(link));
   });

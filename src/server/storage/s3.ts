@@ -219,6 +219,10 @@ export class S3Storage implements Storage {
     return publicPath(key);
   }
 
+  localFile(): undefined {
+    return undefined;
+  }
+
   /**
    * Nothing partial is ever visible on S3; what a killed process can leave is a multipart upload
    * that was never completed, whose parts are billed. Those started before `before` are aborted.

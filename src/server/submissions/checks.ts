@@ -7,7 +7,6 @@ import { FontInputError } from '../engine/font-errors.ts';
 import { openFontPackage } from '../engine/font-package.ts';
 import { readFontMetadata } from '../engine/metadata.ts';
 import { FLAVOR_CFF, readSfnt } from '../engine/sfnt.ts';
-import { cmapOf } from '../engine/sfnt-info.ts';
 import { drawSpecimen } from '../engine/specimen.ts';
 import { storage } from '../storage/index.ts';
 
@@ -69,9 +68,8 @@ export async function checkSubmissionFont(task: SubmissionFontTask): Promise<Sub
     const format = readSfnt(font.sfnt).flavor === FLAVOR_CFF ? 'otf' : 'ttf';
     const faceKey = `${task.outPrefix}/face-${i}.${format}`;
     const specimenKey = `${task.outPrefix}/specimen-${i}.png`;
-    const codePoints = new Set(cmapOf(readSfnt(font.sfnt)).keys());
     await storage().put(faceKey, font.sfnt);
-    await storage().put(specimenKey, drawSpecimen(font.sfnt, meta.fullName, codePoints));
+    await storage().put(specimenKey, drawSpecimen(font.sfnt, meta.fullName));
     faces.push({
       familyName: meta.familyName,
       styleName: meta.styleName,

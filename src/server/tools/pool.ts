@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { shareFontRegistry } from '../engine/text/font-registry.ts';
 import { serverSource } from '../paths.ts';
 import type { TaskResults, ToolTask } from './tasks.ts';
 import type { ToolReply } from './worker.ts';
@@ -162,6 +163,9 @@ export class ToolsPool {
   #add(long: boolean): Slot | undefined {
     const count = this.#slots.filter((slot) => slot.long === long).length;
     if (this.#closed || count >= (long ? this.#jobWorkers : PROMPT_WORKERS)) return undefined;
+    // Tool workers draw text (pixel fonts, word clouds, identification): they share the process's
+    // one register of drawing faces, which must exist before they start.
+    shareFontRegistry();
     const worker = new Worker(WORKER_FILE, { workerData: { nice: long ? LONG_WORK_NICE : 0 } });
     worker.unref();
     const slot: Slot = { worker, running: undefined, timer: undefined, long };

@@ -1,5 +1,4 @@
 import { buffer } from 'node:stream/consumers';
-import type { CharacterSuggestion, FoundGlyphs, GlyphBox } from '../../contract/identify.ts';
 import { characterRanking } from '../engine/char-frequency.ts';
 import {
   checkWrittenFont,
@@ -21,16 +20,6 @@ import { encodeWoff2 } from '../engine/woff2.ts';
 import type { WeightedWord } from '../engine/wordcloud/words.ts';
 import { storage } from '../storage/index.ts';
 import { checkSubmissionFont, type SubmissionFontResult, type SubmissionFontTask } from '../submissions/checks.ts';
-import {
-  type FaceFile,
-  type MatchTask,
-  type MatchTaskResult,
-  matchGlyphsTask,
-  type PictureRef,
-  prepareCharactersTask,
-  readGlyphsTask,
-  unidentifiedGlyphsTask,
-} from './identify/tasks.ts';
 import {
   type PixelFontResult,
   type PixelPreviewResult,
@@ -79,10 +68,6 @@ export type ToolTask =
   | ({ kind: 'pixelFont' } & Parameters<typeof pixelFontTask>[0])
   | { kind: 'cloudWords'; text: string; limit: number }
   | ({ kind: 'cloud' } & CloudTask)
-  | { kind: 'unidentifiedGlyphs'; picture: PictureRef }
-  | { kind: 'readGlyphs'; picture: PictureRef; boxes: GlyphBox[] }
-  | ({ kind: 'matchGlyphs' } & MatchTask)
-  | { kind: 'prepareCharacters'; faces: FaceFile[]; characters: string[] }
   | ({ kind: 'submissionFont' } & SubmissionFontTask);
 
 /** What the subset task found and made. */
@@ -113,10 +98,6 @@ export interface TaskResults {
   pixelFont: PixelFontResult;
   cloudWords: WeightedWord[];
   cloud: CloudTaskResult;
-  unidentifiedGlyphs: FoundGlyphs;
-  readGlyphs: CharacterSuggestion[][];
-  matchGlyphs: MatchTaskResult;
-  prepareCharacters: { characters: number };
   submissionFont: SubmissionFontResult;
 }
 
@@ -249,14 +230,6 @@ export async function runTask(task: ToolTask, progress: Progress): Promise<TaskR
       return cloudWordsTask(task.text, task.limit);
     case 'cloud':
       return cloudTask(task);
-    case 'unidentifiedGlyphs':
-      return unidentifiedGlyphsTask(task.picture);
-    case 'readGlyphs':
-      return readGlyphsTask(task.picture, task.boxes);
-    case 'matchGlyphs':
-      return matchGlyphsTask(task);
-    case 'prepareCharacters':
-      return prepareCharactersTask(task.faces, task.characters);
     case 'submissionFont':
       return checkSubmissionFont(task);
   }

@@ -19,6 +19,8 @@ export interface SeedContentOptions {
 export interface SeedContentResult {
   added: Partial<Record<ContentKind, number>>;
   kept: number;
+  /** Kept items whose covers were drawn again (new drawing rules, or faces that changed). */
+  redrawn: number;
   siteRows: number;
   /** Files that could not be read, unknown fonts and items that failed; each also logged. */
   warnings: string[];
@@ -37,12 +39,12 @@ const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
 export async function seedContent(options: SeedContentOptions = {}): Promise<SeedContentResult> {
   const db = options.db ?? (await configuredDb());
   const storage = options.storage ?? configuredStorage();
-  const result: SeedContentResult = { added: {}, kept: 0, siteRows: 0, warnings: [] };
+  const result: SeedContentResult = { added: {}, kept: 0, redrawn: 0, siteRows: 0, warnings: [] };
   const warn = (message: string) => {
     result.warnings.push(message);
     log().warn(message);
   };
-  const ctx: SeedItemContext = { db, storage, warn };
+  const ctx: SeedItemContext = { db, storage, warn, redrawn: () => result.redrawn++ };
 
   const { files, errors } = await readContentFiles(options.dir);
   for (const error of errors) warn(error);
@@ -69,6 +71,7 @@ export async function seedContent(options: SeedContentOptions = {}): Promise<See
     }
     if (outcome === 'added') result.added[file.kind] = (result.added[file.kind] ?? 0) + 1;
     else result.kept++;
+    if (outcome === 'redrawn') result.redrawn++;
     options.onProgress?.(index + 1, total);
     await yieldNow();
   }
@@ -81,6 +84,6 @@ export async function seedContent(options: SeedContentOptions = {}): Promise<See
   options.onProgress?.(total, total);
 
   const addedItems = Object.values(result.added).reduce((sum, n) => sum + n, 0);
-  if (addedItems > 0 || result.siteRows > 0) await contentChanged('all');
+  if (addedItems > 0 || result.siteRows > 0 || result.redrawn > 0) await contentChanged('all');
   return result;
 }

@@ -4,7 +4,7 @@ import { ensureCover } from '../../content/covers.ts';
 import { renderMarkdown } from '../../content/html.ts';
 import { ads, columns, contributeTemplates, friendLinks, keywords, promotions } from '../schema/index.ts';
 import type { SiteData } from './content-files.ts';
-import type { SeedItemContext } from './content-items.ts';
+import { redrawCover, type SeedItemContext } from './content-items.ts';
 
 /** A slug for a cover made from free text: a readable prefix and a short hash of the text. */
 function textSlug(prefix: string, text: string): string {
@@ -53,16 +53,22 @@ export async function seedSiteTables(
   }
 
   for (const [index, promotion] of site.promotions.entries()) {
+    const slug = textSlug('promotion', promotion.title);
     const [found] = await db
-      .select({ id: promotions.id })
+      .select({ id: promotions.id, coverKey: promotions.coverKey })
       .from(promotions)
       .where(eq(promotions.title, promotion.title));
-    if (found) continue;
-    const coverKey = await ensureCover(db, storage, {
-      kind: 'promotion',
-      slug: textSlug('promotion', promotion.title),
-      title: promotion.title,
-    });
+    if (found) {
+      const outcome = await redrawCover(
+        ctx,
+        found.coverKey,
+        { kind: 'promotion', slug, title: promotion.title },
+        (key) => db.update(promotions).set({ coverKey: key }).where(eq(promotions.id, found.id)),
+      );
+      if (outcome === 'redrawn') ctx.redrawn?.();
+      continue;
+    }
+    const coverKey = await ensureCover(db, storage, { kind: 'promotion', slug, title: promotion.title });
     await db.insert(promotions).values({
       title: promotion.title,
       summary: promotion.summary,
@@ -79,16 +85,19 @@ export async function seedSiteTables(
   }
 
   for (const [index, ad] of site.ads.entries()) {
+    const slug = textSlug(ad.position, ad.title);
     const [found] = await db
-      .select({ id: ads.id })
+      .select({ id: ads.id, imageKey: ads.imageKey })
       .from(ads)
       .where(and(eq(ads.position, ad.position), eq(ads.title, ad.title)));
-    if (found) continue;
-    const imageKey = await ensureCover(db, storage, {
-      kind: 'ad',
-      slug: textSlug(ad.position, ad.title),
-      title: ad.title,
-    });
+    if (found) {
+      const outcome = await redrawCover(ctx, found.imageKey, { kind: 'ad', slug, title: ad.title }, (key) =>
+        db.update(ads).set({ imageKey: key }).where(eq(ads.id, found.id)),
+      );
+      if (outcome === 'redrawn') ctx.redrawn?.();
+      continue;
+    }
+    const imageKey = await ensureCover(db, storage, { kind: 'ad', slug, title: ad.title });
     await db.insert(ads).values({
       position: ad.position,
       title: ad.title,

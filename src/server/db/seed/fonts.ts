@@ -13,6 +13,7 @@ import {
   extractFontFiles,
   type FamilyFiles,
   readFixtureFiles,
+  rebuildSlicedFiles,
   tarballCachePath,
 } from './font-sources.ts';
 
@@ -57,7 +58,7 @@ export interface SeedFontsResult {
 const PROGRESS_INTERVAL_MS = 100;
 
 function sizeOf(entry: CatalogueEntry): number {
-  return entry.source.kind === 'registry' ? entry.source.size : 0;
+  return entry.source.kind === 'fixture' ? 0 : entry.source.size;
 }
 
 async function fixtureStamp(dir: string): Promise<SourceStamp> {
@@ -74,14 +75,15 @@ async function fixtureStamp(dir: string): Promise<SourceStamp> {
 
 async function stampOf(entry: CatalogueEntry, fixturesDir: string): Promise<SourceStamp> {
   const { source } = entry;
-  if (source.kind === 'registry') {
-    return { sourcePackage: `${source.scope}/${source.name}`, sourceVersion: source.version };
+  if (source.kind !== 'fixture') {
+    const name = source.scope ? `${source.scope}/${source.name}` : source.name;
+    return { sourcePackage: name, sourceVersion: source.version };
   }
   return fixtureStamp(path.join(fixturesDir, source.dir));
 }
 
 async function needsDownload(entry: CatalogueEntry, cacheDir: string): Promise<boolean> {
-  if (entry.source.kind !== 'registry') return false;
+  if (entry.source.kind === 'fixture') return false;
   const stat = await fsp.stat(tarballCachePath(cacheDir, entry.source)).catch(() => undefined);
   return stat?.size !== entry.source.size;
 }
@@ -141,11 +143,12 @@ export async function seedFonts(options: SeedFontsOptions): Promise<SeedFontsRes
     progress.gno = entry.gno;
     try {
       let files: FamilyFiles;
-      if (entry.source.kind === 'registry') {
+      if (entry.source.kind !== 'fixture') {
+        const source = entry.source;
         progress.phase = 'download';
         report(true);
         const { file, downloaded } = await ensureTarball({
-          source: entry.source,
+          source,
           cacheDir,
           registry: config.NPM_REGISTRY,
           signal: options.signal,
@@ -157,10 +160,13 @@ export async function seedFonts(options: SeedFontsOptions): Promise<SeedFontsRes
             report();
           },
         });
-        if (downloaded) log().debug({ gno: entry.gno, bytes: entry.source.size }, 'font package downloaded');
+        if (downloaded) log().debug({ gno: entry.gno, bytes: source.size }, 'font package downloaded');
         progress.phase = 'index';
         report(true);
-        files = await extractFontFiles(file, workDir);
+        files =
+          source.kind === 'sliced'
+            ? await rebuildSlicedFiles(file, workDir, source, options.signal)
+            : await extractFontFiles(file, workDir);
       } else {
         report(true);
         files = await readFixtureFiles(path.join(fixturesDir, entry.source.dir));

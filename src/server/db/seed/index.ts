@@ -56,10 +56,11 @@ async function seedSiteContent(progress: SeedProgress): Promise<void> {
   );
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const warnings = result.warnings.length > 0 ? `, ${result.warnings.length} warnings (see the log)` : '';
+  const redrawn = result.redrawn > 0 ? `, ${result.redrawn} covers drawn again` : '';
   // Always finished, so that the progress line drawn on a terminal is cleared.
   progress.finish(
     added.length > 0 || result.siteRows > 0
-      ? `Content: ${added.join(', ') || 'no items'} and ${result.siteRows} site rows added in ${seconds} s${warnings}`
-      : `Content: up to date (${result.kept} items)${warnings}`,
+      ? `Content: ${added.join(', ') || 'no items'} and ${result.siteRows} site rows added in ${seconds} s${redrawn}${warnings}`
+      : `Content: up to date (${result.kept} items)${redrawn}${warnings}`,
   );
 }
