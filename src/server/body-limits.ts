@@ -45,6 +45,8 @@ export function bodyPolicies(): Readonly<Record<string, BodyPolicy>> {
   return {
     ...favorites('/web/api'),
     ...favorites('/web/api/fontOverride'),
+    // Up to 200 000 characters whose coverage the library is asked for.
+    'POST /web/api/font/coverage': data(1 * MB),
     'POST /api/v1/web/notify/:id/read': ID,
     'POST /api/v1/web/notify/read-all': ID,
     'POST /api/v1/web/notify/settings': ID,

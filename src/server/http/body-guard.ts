@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import type { Socket } from 'node:net';
+import { bodyBeingRead } from './body-reading.ts';
 import { refuse } from './refusals.ts';
 
 // Request bodies while they arrive, at the server: how many are open per address and in all, how
@@ -12,7 +13,8 @@ import { refuse } from './refusals.ts';
 // - While the server waits for a body, it must arrive at `minBytesPerSecond` or more, judged over
 //   each `windowMs`: a body of n bytes therefore has about n / minBytesPerSecond seconds plus one
 //   window, and one that stalls is dropped (408) within two windows. Time the server itself spends
-//   before reading (checking a login, a slow disk) is not held against the client.
+//   before its route reads the body (checking a login, a slow disk; body-reading.ts) is not held
+//   against the client.
 // - A body answered before it was read in full (401, 413, 429…) is drained when little of it is
 //   left, so the connection carries the next request, and otherwise the answer says
 //   `Connection: close` and the connection ends after it.
@@ -161,8 +163,10 @@ export class BodyGuard {
     const { windowMs, minBytesPerSecond } = this.#options;
     for (const entry of this.#open.values()) {
       const arrived = arrivedOf(entry);
-      // Bytes the handler has not taken yet mean the server is the slow side: the window restarts.
-      if (!entry.answered && entry.req.readableLength > 0) {
+      // Until its route reads the body, and while bytes wait for the handler to take them, the server
+      // is the slow side: the window restarts. Bodies the API never reads are judged once answered.
+      const waitingOnServer = !bodyBeingRead(entry.req) || entry.req.readableLength > 0;
+      if (!entry.answered && waitingOnServer) {
         entry.windowAt = now;
         entry.windowBytes = arrived;
         continue;

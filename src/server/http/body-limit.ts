@@ -1,5 +1,7 @@
+import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
+import { markBodyRead } from './body-reading.ts';
 import { ApiError, badRequest, payloadTooLarge } from './envelope.ts';
 import { formFieldsOf } from './multipart.ts';
 
@@ -97,9 +99,11 @@ export function requestBodies(policies: Readonly<Record<string, BodyPolicy>>): M
     let failure: ApiError | undefined;
     const reader = source.getReader();
     let received = 0;
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     const counted = new ReadableStream<Uint8Array>(
       {
         async pull(controller) {
+          markBodyRead(incoming);
           let chunk: ReadableStreamReadResult<Uint8Array>;
           try {
             chunk = await reader.read();
