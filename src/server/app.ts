@@ -22,6 +22,7 @@ import { csrfGuard } from './http/csrf.ts';
 import { registerApiApp } from './http/direct-api.ts';
 import { ApiError, type Envelope } from './http/envelope.ts';
 import { logUnexpected } from './http/error-log.ts';
+import { idempotentWrites, startIdempotencySweeper } from './http/idempotency.ts';
 import { allowedMethods } from './http/method-check.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { textGuard } from './http/text-guard.ts';
@@ -83,6 +84,8 @@ export function createApp(): Hono {
   // Every body capped by its route's limit while it is read (body-limits.ts), never read here.
   app.use(requestBodies(bodyPolicies()));
   app.use(textGuard());
+  // The writes the browser may send again after a network error are done once per key.
+  app.use(idempotentWrites());
 
   app.route('/', healthRoutes());
   app.route('/web/api', fontRoutes());
@@ -142,6 +145,7 @@ export function createApp(): Hono {
   startPurgeRelay();
   // Expired rate counters and captchas are rows in the database; any node may delete them.
   startAuthStateSweeper(authContext());
+  startIdempotencySweeper();
   return app;
 }
 

@@ -88,6 +88,8 @@ export function bodyPolicies(): Readonly<Record<string, BodyPolicy>> {
     'POST /web/api/contribute/queryContributeFontsByAccountIdPage': ID,
     'POST /web/api/contribute/updateContributeById': TEXT,
     'POST /web/api/contribute/uploadContributeUltimatelyFont': ID,
+    'POST /web/api/contribute/deleteContributeById': ID,
+    'POST /web/api/contribute/withdrawContributeById': FORM,
     'POST /web/api/review/claim': ID,
     'POST /web/api/review/decide': data(256 * KB),
     'POST /web/api/review/publish': ID,

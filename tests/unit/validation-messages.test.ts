@@ -26,6 +26,10 @@ const schema = z.object({
   note: z.string().min(1, '请写上备注').meta({ label: '备注' }),
   items: z.array(z.object({ text: z.string().max(3).meta({ label: '文字' }) })).meta({ label: '条目' }),
   plain: z.string().max(2),
+  source: z
+    .object({ fontId: z.number().int().min(1), text: z.string().max(3).meta({ label: '文字' }) })
+    .optional()
+    .meta({ label: '来源' }),
 });
 const valid = {
   name: 'a',
@@ -43,6 +47,7 @@ const valid = {
   note: 'x',
   items: [{ text: 'a' }],
   plain: 'a',
+  source: { fontId: 1, text: 'a' },
 };
 
 const app = new Hono();
@@ -83,6 +88,9 @@ describe('validation messages', () => {
     ['note', '', '备注（note）：请写上备注'],
     ['items', [{ text: 'a' }, { text: 'abcd' }], '条目（items）第 2 项的文字（text）：不能超过 3 个字'],
     ['plain', 'abc', 'plain：不能超过 2 个字'],
+    // A field of a group is named alone when it has a label, and placed by its group when it has none.
+    ['source', { fontId: 1, text: 'abcd' }, '文字（text）：不能超过 3 个字'],
+    ['source', { fontId: 0, text: 'a' }, '来源（source）的fontId：不能小于 1'],
   ])('%s = %j is refused with “%s”', async (field, value, expected) => {
     expect(await messageFor(field, value)).toBe(expected);
   });

@@ -108,22 +108,31 @@ function labelOf(schema: unknown): string | undefined {
   return schema ? (z.globalRegistry.get(schema as ZodType)?.['label'] as string | undefined) : undefined;
 }
 
-/** The schema inside optional, default, nullable and pipe wrappers, where fields and items live. */
-function unwrapped(node: unknown): unknown {
-  let current = node;
-  for (let depth = 0; depth < 8; depth++) {
-    const def = (current as { _zod?: { def?: { innerType?: unknown; in?: unknown; type?: string } } } | undefined)?._zod
-      ?.def;
-    if (def?.innerType) current = def.innerType;
-    else if (def?.type === 'pipe' && def.in) current = def.in;
-    else break;
+/**
+ * The schema inside optional, nullable, default, catch, readonly and pipe wrappers, and the first
+ * label met on the way in (`.partial()` and `.optional()` wrap a labelled schema; `.meta()` may also
+ * label the wrapper itself).
+ */
+function unwrapped(schema: unknown): { inner: unknown; label: string | undefined } {
+  let node = schema;
+  let label: string | undefined;
+  for (let depth = 0; node && depth < 8; depth++) {
+    label ??= labelOf(node);
+    const def = (
+      node as { def?: { innerType?: unknown; in?: { def?: { type?: string } }; out?: unknown; type?: string } }
+    ).def;
+    // A pipe is `schema.transform()` (the schema goes in) or `z.preprocess()` (the schema comes out).
+    const piped = def?.in?.def?.type === 'transform' ? def.out : def?.in;
+    const next = def?.innerType ?? (def?.type === 'pipe' ? piped : undefined);
+    if (!next) break;
+    node = next;
   }
-  return current;
+  return { inner: node, label };
 }
 
 /** A field's Chinese label, on the field itself or on what it wraps. */
 function labelAt(node: unknown): string | undefined {
-  return labelOf(node) ?? labelOf(unwrapped(node));
+  return unwrapped(node).label;
 }
 
 /**
@@ -131,6 +140,8 @@ function labelAt(node: unknown): string | undefined {
  * otherwise the parameter name itself is shown, and a label that names its parameter already
  * ("字体（family）") is not followed by it again. Array items are counted from 1 after the list
  * they belong to, e.g. "条目（items）第 2 项的文字（text）"; a top-level list is "第 2 项的文字（text）".
+ * A field without a label of its own is placed by the labelled group it is in ("来源（source）的fontId"); a
+ * labelled field is named alone, as the form shows it.
  */
 function fieldLabel(schema: ZodType, path: PropertyKey[]): string {
   const named = (label: string | undefined, name: string) => {
@@ -139,26 +150,28 @@ function fieldLabel(schema: ZodType, path: PropertyKey[]): string {
     return label.includes(`（${name}）`) || label.includes(`(${name})`) ? label : `${label}（${name}）`;
   };
   let node: unknown = schema;
-  const parts: string[] = [];
+  const parts: Array<{ text: string; group?: boolean }> = [];
   let name = '';
   let listLabel: string | undefined;
   for (const key of path) {
     if (typeof key === 'number') {
       listLabel = labelAt(node);
-      parts.push(`${named(listLabel, name)}第 ${key + 1} 项`);
+      parts.push({ text: `${named(listLabel, name)}第 ${key + 1} 项` });
       name = '';
-      node = (unwrapped(node) as { element?: unknown } | undefined)?.element;
+      node = (unwrapped(node).inner as { element?: unknown } | undefined)?.element;
     } else {
-      // A labelled object on the way names where the field is ("来源的字体（fontId）").
+      // A labelled object on the way may say where the field is.
       const label = name ? labelAt(node) : undefined;
-      if (label) parts.push(named(label, name));
+      if (label) parts.push({ text: named(label, name), group: true });
       name = String(key);
-      node = (unwrapped(node) as { shape?: Record<PropertyKey, unknown> } | undefined)?.shape?.[key];
+      // A field inside an optional, defaulted or transformed group is reached through its wrappers.
+      node = (unwrapped(node).inner as { shape?: Record<PropertyKey, unknown> } | undefined)?.shape?.[key];
     }
   }
   // An item labelled like its list ("字符集" in 字符集（charsets）) is not named a second time.
   const last = labelAt(node);
-  return [...parts, name || last !== listLabel ? named(last, name) : ''].filter(Boolean).join('的');
+  const where = parts.filter((part) => !(part.group && last)).map((part) => part.text);
+  return [...where, name || last !== listLabel ? named(last, name) : ''].filter(Boolean).join('的');
 }
 
 /** Turns a failed parse into one Chinese sentence that names the field, e.g. "页码（current）：…". */
@@ -230,6 +243,24 @@ export const pageQuery = z.object({
   current: z.coerce.number().int().min(1).max(100_000).default(1).meta({ label: '页码' }),
   size: z.coerce.number().int().min(1).max(100).default(20).meta({ label: '每页条数' }),
 });
+
+const blankIsAbsent = (value: unknown) => (value === '' || value === null ? undefined : value);
+
+/**
+ * A choice a list call is filtered by: blank, as a form with an empty select sends it, counts as
+ * absent, which means every choice.
+ */
+export const listChoice = <const T extends readonly [string, ...string[]]>(values: T, label: string) =>
+  z
+    .preprocess(blankIsAbsent, z.enum(values, `只能是 ${values.join('、')} 之一，或留空表示全部`).optional())
+    .meta({ label });
+
+/** A choice of which list to answer, with a default: blank counts as absent, so it is the default. */
+export const listChoiceOr = <const T extends readonly [string, ...string[]]>(
+  values: T,
+  fallback: T[number],
+  label: string,
+) => z.preprocess(blankIsAbsent, z.enum(values, `只能是 ${values.join('、')} 之一`).default(fallback)).meta({ label });
 
 /** A mobile number or an e-mail address to reach a person at (the contact form, the signed agreement). */
 export const contactAddress = z
