@@ -92,6 +92,33 @@ describe('the body gate', () => {
     }
   });
 
+  test('every call that needs a login answers a visitor 401 without reading what was sent, form or JSON', async () => {
+    const refused = new Set<string>();
+    for (const route of Object.keys(bodyPolicies())) {
+      const [method = 'POST', pattern = ''] = route.split(' ');
+      if (pattern.startsWith('/files/')) continue;
+      const path = pattern.replace(/:(\w+)(\{[^}]*\})?/g, '1');
+      // A call that refuses a visitor's empty JSON with 401 needs a login: it must refuse a large
+      // body the same way, before validating or reading it.
+      const empty = await app.request(path, { method, headers: { 'content-type': 'application/json' }, body: '{}' });
+      for (const type of [FORM, 'application/json']) {
+        const { body, read } = endlessForm(300 * MB);
+        const answer = await app.request(path, {
+          method,
+          headers: { 'content-type': type },
+          body,
+          duplex: 'half',
+        } as RequestInit);
+        if (empty.status === 401) expect(answer.status, `${route} ${type}`).toBe(401);
+        if (answer.status !== 401) continue;
+        refused.add(route);
+        expect(read.bytes, `${route} ${type}`).toBeLessThan(200);
+      }
+    }
+    // The calls that need a login are most of those that take a body.
+    expect(refused.size).toBeGreaterThan(40);
+  });
+
   test('a signed-in caller’s 300 MB form field is refused with 413 after its first few kilobytes, changing nothing', async () => {
     await notify([reader], { type: 'system', title: '通知', body: '一条未读消息' });
     for (const [path, limit] of [
