@@ -19,9 +19,10 @@ const SMALL_WORKERS = 1;
 /** Workers kept prompt: the quick one and the small jobs'. */
 const PROMPT_WORKERS = 1 + SMALL_WORKERS;
 /**
- * The scheduling priority (nice value) of job workers. A conversion may keep a processor busy for a
- * minute; at a lower priority it takes only what the server's own thread and the prompt workers
- * leave, so pages, the API and a small job are served first on a machine with two cores.
+ * How much lower than the server's own the scheduling priority (nice value) of job workers is. A
+ * conversion may keep a processor busy for a minute; at a lower priority it takes only what the
+ * server's own thread and the prompt workers leave, so pages, the API and a small job are served
+ * first on a machine with two cores.
  */
 const LONG_WORK_NICE = 10;
 

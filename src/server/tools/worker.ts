@@ -15,10 +15,12 @@ const port = parentPort;
 if (!port) throw new Error('tools-worker.ts must run as a worker thread');
 
 // Job workers run at a lower priority (pool.ts): on Linux a nice value belongs to one thread, this one.
+// The value is added to the server's own, so a server started under `nice` keeps its job workers
+// below itself rather than level with it.
 const { nice } = (workerData ?? {}) as { nice?: number };
 if (nice) {
   try {
-    os.setPriority(0, nice);
+    os.setPriority(0, Math.min(19, os.getPriority(0) + nice));
   } catch {
     // A platform that does not let a thread lower its own priority runs it as it is.
   }
