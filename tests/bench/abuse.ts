@@ -426,6 +426,7 @@ if (wanted('fairness')) {
     ]);
     const reference = quantile(references, 0.5);
     const calm99 = Math.max(0.1, quantile(calm.health, 0.99));
+    await loopDelay();
     const flood = Promise.all(
       Array.from({ length: 40 }, () =>
         call('/tools/api/convert', '127.0.30.1', { source: { fontId }, formats: ['woff2', 'woff', 'svg'] }),
@@ -433,6 +434,8 @@ if (wanted('fairness')) {
     );
     const [subset, visits, answers] = await Promise.all([otherSubset(other), visitor(3000), flood]);
     const h99 = quantile(visits.health, 0.99);
+    // The server's own stall during the flood, to tell it apart from the machine's.
+    const loop = await loopDelay();
     ratios.push(subset / reference);
     healthRatios.push(h99 / calm99);
     const accepted = answers
@@ -440,7 +443,7 @@ if (wanted('fairness')) {
       .map((answer) => (JSON.parse(answer.body) as { data: { jobId: string } }).data.jobId);
     const phases = `accepted after ${lastPhases.accepted.toFixed(0)}, queued ${lastPhases.queued.toFixed(0)}, ran ${lastPhases.running.toFixed(0)}`;
     console.log(
-      `  run ${run + 1}: subset ${subset.toFixed(0)} ms against ${reference.toFixed(0)} ms just before (${(subset / reference).toFixed(1)}×; ${(subset / idle.subset).toFixed(1)}× the first idle; ${phases}), /healthz p99 ${h99.toFixed(1)} ms against ${calm99.toFixed(1)} ms (${(h99 / calm99).toFixed(1)}×); flood ${accepted.length} accepted, ${answers.length - accepted.length} refused; load ${os.loadavg()[0]?.toFixed(1)}`,
+      `  run ${run + 1}: subset ${subset.toFixed(0)} ms against ${reference.toFixed(0)} ms just before (${(subset / reference).toFixed(1)}×; ${(subset / idle.subset).toFixed(1)}× the first idle; ${phases}), /healthz p99 ${h99.toFixed(1)} ms against ${calm99.toFixed(1)} ms (${(h99 / calm99).toFixed(1)}×), server loop max ${loop.maxMs} ms; flood ${accepted.length} accepted, ${answers.length - accepted.length} refused; load ${os.loadavg()[0]?.toFixed(1)}`,
     );
     // The next run starts once the flood's jobs are done, so each run meets a fresh flood.
     for (const id of accepted) {
