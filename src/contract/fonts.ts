@@ -98,7 +98,58 @@ export interface DownloadLink {
   size: number;
 }
 
+/** One character of a face, zoomed: whether the face has it, and its outline and metrics (GET /font/glyph). */
+export interface GlyphDetail {
+  char: string;
+  codePoint: number;
+  /** 'U+6C38'. */
+  unicode: string;
+  /** The face that was read (a family's gno stands for its regular face). */
+  fontGNo: string;
+  /** False when the face lacks the character; then only the fields above are filled. */
+  has: boolean;
+  /** Font units per em, and the face's ascender and descender in those units (OS/2 typo, else hhea). */
+  unitsPerEm?: number;
+  ascender?: number;
+  descender?: number;
+  advanceWidth?: number;
+  /** The vertical advance (vmtx), when the face has vertical metrics. */
+  advanceHeight?: number;
+  leftSideBearing?: number;
+  /** The outline's bounding box, in font units, y up. */
+  bbox?: { xMin: number; yMin: number; xMax: number; yMax: number };
+  /** The outline as SVG path data, in font units, y up. */
+  path?: string;
+  /** Whether the face has a separate vertical form of it (applied by `vert` in vertical text). */
+  verticalForm?: boolean;
+}
+
 /** Style categories of the font library, in the order filters show them (dict numbers are 1-based positions). */
 export const FONT_CATEGORIES = ['黑体', '宋体', '楷体', '圆体', '仿宋', '手写', '书法', '艺术', '像素'] as const;
 /** The writing systems a family is made for. */
 export const FONT_SCRIPTS = ['简体', '繁体', '日文'] as const;
+
+/** The body of POST /web/api/font/coverage: the text whose characters the fonts must have. */
+export interface FontCoverageRequest {
+  /** Its distinct code points, whitespace left out, are checked: 1 to 5,000 of them. */
+  text: string;
+}
+
+/** How well one family covers the checked characters: the figures of its best face. */
+export interface FontCoverageFamily {
+  fontGNo: string;
+  /** How many of the checked characters the family's best face lacks (0: it has them all). */
+  lacks: number;
+  /** The first (at most 20) characters it lacks, in the order of the text. */
+  missing: string;
+}
+
+/** The answer of POST /web/api/font/coverage: every published family, fewest lacking first. */
+export interface FontCoverageAnswer {
+  /** How many distinct characters were checked. */
+  checked: number;
+  families: FontCoverageFamily[];
+}
+
+/** The most distinct characters one coverage question may check. */
+export const COVERAGE_MAX_CHARACTERS = 5000;

@@ -1,6 +1,7 @@
 // Draws every preview of a page in its own font with one request to the subset service: each
 // element marked `data-preview-gno` asks for the characters of its text (or `data-preview-text`),
-// and gets an @font-face rule pointing at the returned WOFF2.
+// and gets an @font-face rule pointing at the returned WOFF2. One also marked
+// `data-preview-optional` (a heading) takes the face only if the face has all of its characters.
 import { subsetFonts } from '../../api/fonts.ts';
 
 const STYLE_ID = 'font-preview-faces';
@@ -50,8 +51,15 @@ export async function loadPreviews(root: ParentNode = document): Promise<void> {
   for (const element of elements) {
     const gno = element.dataset['previewGno'] ?? '';
     const family = families.get(gno);
+    const missing = missingOf.get(gno);
+    // An optional preview (a page's title in its own font) is drawn in the face only when it has every character.
+    if ('previewOptional' in element.dataset) {
+      const complete = ![...previewText(element)].some((ch) => missing?.has(ch));
+      if (family && complete) element.style.fontFamily = `'${family}', var(--font-sans)`;
+      continue;
+    }
     if (family) element.style.fontFamily = `'${family}', var(--font-sans)`;
-    markMissing(element, missingOf.get(gno));
+    markMissing(element, missing);
   }
   await Promise.all(
     [...families.values()].map((family) => document.fonts.load(`1em '${family}'`).catch(() => undefined)),
@@ -63,16 +71,23 @@ export async function loadPreviews(root: ParentNode = document): Promise<void> {
 
 /**
  * Marks the characters a font lacks inside a preview, so nobody takes the fallback font's glyph for
- * the font's own: each is wrapped in a dashed box, and the element says how many are missing
- * (缺 N 字). Glyph grids (`data-preview-text`) show only the font's own characters and are left alone.
+ * the font's own: each is wrapped in a dashed box, and the preview says how many are missing
+ * (缺 N 字): after the text, or, where the text is clipped to one line (a library row), in the
+ * badge slot of the element around it (`[data-missing-scope]` holding `[data-missing-badge]`), so
+ * the count is never cut off. Glyph grids (`data-preview-text`) show only the font's own characters
+ * and are left alone.
  */
 function markMissing(element: HTMLElement, missing: ReadonlySet<string> | undefined): void {
   if ('previewText' in element.dataset) return;
   const text = element.textContent ?? '';
   const lacking = [...new Set([...text].filter((ch) => missing?.has(ch)))];
+  const badge = element.closest('[data-missing-scope]')?.querySelector<HTMLElement>('[data-missing-badge]');
   if (lacking.length === 0) {
     if ('missing' in element.dataset) element.removeAttribute('title');
     delete element.dataset['missing'];
+    if (badge) badge.hidden = true;
+    // A text that was marked before keeps no boxes once the face has every character.
+    if (element.querySelector('.glyph-missing')) element.textContent = text;
     return;
   }
   const parts: Node[] = [];
@@ -92,6 +107,11 @@ function markMissing(element: HTMLElement, missing: ReadonlySet<string> | undefi
   element.replaceChildren(...parts);
   element.dataset['missing'] = `缺 ${lacking.length} 字`;
   element.title = `这款字体缺少：${lacking.join('')}`;
+  if (badge) {
+    badge.hidden = false;
+    badge.textContent = `缺 ${lacking.length} 字：${lacking.slice(0, 8).join('')}${lacking.length > 8 ? '…' : ''}`;
+    badge.title = `这款字体缺少：${lacking.join('')}`;
+  }
 }
 
 /** Calls `apply` at most once per `ms` after the last call: typing does not flood the subset service. */
