@@ -4,8 +4,8 @@
 // every family, fewest missing characters first, each with what it lacks. A short text goes into the
 // address (`has`), so such a list can be shared; a long one is kept for the visit only.
 import { type FontCoverageAnswer, fontCoverage } from '../../api/fonts.ts';
-import { COVERAGE_MAX_CHARACTERS } from '../../contract/fonts.ts';
 import { RequestError } from '../../api/http.ts';
+import { COVERAGE_MAX_CHARACTERS } from '../../contract/fonts.ts';
 import { readStoredJson, writeStorage } from '../../lib/storage.ts';
 import type { ExtraParams } from './library-nav.ts';
 

@@ -22,6 +22,7 @@ import {
 } from '../../contract/word-cloud.ts';
 import { takeEarlyInput } from '../../lib/early-clicks.ts';
 import { debounceAfterFirst } from '../fonts/font-previews.ts';
+import { Elapsed } from './Elapsed.tsx';
 import { FontSourcePicker } from './FontSourcePicker.tsx';
 import { isAbort, messageOf, type PickedFont } from './picked-font.ts';
 import { Segmented } from './Segmented.tsx';
@@ -136,6 +137,8 @@ export default function WordCloudTool(): ReactElement {
   const [seed, setSeed] = useState<number>(CLOUD_SAMPLE.seed);
   const [image, setImage] = useState<{ url: string; report: CloudReport; words: string[] } | null>(null);
   const [drawing, setDrawing] = useState(false);
+  // When the drawing under way began (performance.now()), for the time spent.
+  const [drawingSince, setDrawingSince] = useState(0);
   const [sampleShown, setSampleShown] = useState(true);
   const [error, setError] = useState('');
   const [saving, setSaving] = useState('');
@@ -244,6 +247,7 @@ export default function WordCloudTool(): ReactElement {
         const current = new AbortController();
         controller.current = current;
         setDrawing(true);
+        setDrawingSince(performance.now());
         drawCloud({ ...next, format: 'png' }, current.signal)
           .then(({ image: blob, report }) => {
             setImage((old) => {
@@ -617,6 +621,13 @@ export default function WordCloudTool(): ReactElement {
               : report
                 ? `已排入 ${report.placed} 个词${report.dropped.length ? `，${report.dropped.length} 个词放不下` : ''}${report.missing.length ? `；这款字体缺字，未使用：${report.missing.slice(0, 8).join('、')}${report.missing.length > 8 ? ' 等' : ''}` : ''}。`
                 : ''}
+          {drawing && (
+            // Counted every second, so not announced.
+            <span aria-hidden="true">
+              {' '}
+              <Elapsed since={drawingSince} />
+            </span>
+          )}
         </p>
         {error && (
           <p className="tool-error" role="alert">

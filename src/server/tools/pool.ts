@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { serverSource } from '../paths.ts';
+import type { Progress } from './task-types.ts';
 import type { TaskResults, ToolTask } from './tasks.ts';
 import type { ToolReply } from './worker.ts';
 
@@ -27,7 +28,7 @@ export class ToolTaskError extends Error {
 /** How to run one task. */
 export interface RunOptions {
   lane: Lane;
-  onProgress?: (progress: number, step: string) => void;
+  onProgress?: Progress;
   /** The worker is stopped and the task fails after this long. */
   timeoutMs?: number;
   /** Whose task it is: waiting jobs of different clients are served in turn. */
@@ -143,7 +144,7 @@ export class ToolsPool {
       const task = slot.running;
       if (!task || task.id !== reply.id) return;
       if (reply.type === 'progress') {
-        task.options.onProgress?.(reply.progress, reply.step);
+        task.options.onProgress?.(reply.progress, reply.step, { indeterminate: reply.indeterminate });
         return;
       }
       this.#finish(slot);

@@ -18,6 +18,7 @@ import {
 } from './jobs.ts';
 import { ToolTaskError } from './pool.ts';
 import { toolsJobWorkers } from './runtime.ts';
+import type { Progress } from './task-types.ts';
 
 // Job runners: each process that runs jobs (a web node unless TOOLS_RUN_JOBS=false, or
 // `npm run worker`) claims queued jobs from the database as its tools pool has room, runs them
@@ -45,6 +46,7 @@ export async function claimJob(handle: Db, now = new Date()): Promise<JobRow | u
       status: 'running',
       attempts: sql`${jobs.attempts} + 1`,
       step: '正在开始',
+      stepIndeterminate: false,
       heartbeatAt: now,
       startedAt: now,
     })
@@ -83,14 +85,18 @@ export async function runClaimedJob(handle: Db, row: JobRow): Promise<void> {
   };
   let percent = 0;
   let lastStep = '';
+  let lastIndeterminate = false;
   let lastWrite = 0;
-  const progress = (value: number, step: string) => {
+  const progress: Progress = (value, step, options) => {
     percent = Math.max(percent, Math.min(99, Math.round(value * 100)));
+    const indeterminate = options?.indeterminate ?? false;
     const now = Date.now();
-    if (step === lastStep && now - lastWrite < PROGRESS_WRITE_MS) return;
-    lastStep = step;
+    const changed = step !== lastStep || indeterminate !== lastIndeterminate;
+    if (!changed && now - lastWrite < PROGRESS_WRITE_MS) return;
     lastWrite = now;
-    void write({ progress: percent, step });
+    lastIndeterminate = indeterminate;
+    lastStep = step;
+    void write({ progress: percent, step, stepIndeterminate: indeterminate });
   };
   const heartbeat = setInterval(() => void write({}), HEARTBEAT_MS);
   heartbeat.unref();
@@ -105,7 +111,15 @@ export async function runClaimedJob(handle: Db, row: JobRow): Promise<void> {
     });
     const result = await publishJob(input, output, row.expiresAt ?? new Date(), progress);
     const bytes = output.files.reduce((sum, file) => sum + file.size, 0);
-    await write({ status: 'done', progress: 100, step: '已完成', result, bytes, finishedAt: new Date() });
+    await write({
+      status: 'done',
+      progress: 100,
+      step: '已完成',
+      stepIndeterminate: false,
+      result,
+      bytes,
+      finishedAt: new Date(),
+    });
   } catch (error) {
     let message = '处理失败：字体数据有误或暂不支持，请换一个字体文件再试';
     if (error instanceof ToolTaskError && error.userFacing) message = error.message;
@@ -113,7 +127,7 @@ export async function runClaimedJob(handle: Db, row: JobRow): Promise<void> {
     await storage()
       .deleteTree(attemptPrefix)
       .catch(() => {});
-    await write({ status: 'failed', step: '失败', error: message, finishedAt: new Date() });
+    await write({ status: 'failed', step: '失败', stepIndeterminate: false, error: message, finishedAt: new Date() });
   } finally {
     clearInterval(heartbeat);
   }
