@@ -8,6 +8,7 @@ import { storage } from '../storage/index.ts';
 import { JOB_KINDS } from './job-kinds.ts';
 import {
   JOBS_CHANNEL,
+  type JobKind,
   type JobRow,
   OUTPUTS_PREFIX,
   publishJob,
@@ -65,8 +66,13 @@ export async function claimJob(handle: Db, now = new Date()): Promise<JobRow | u
 /**
  * Runs a claimed job to its end. Every write is tied to this claim (the attempt number), so a
  * runner that was thought lost, and whose job was queued again, no longer changes the row.
+ * `kinds` are the kinds of job it knows (tests give their own).
  */
-export async function runClaimedJob(handle: Db, row: JobRow): Promise<void> {
+export async function runClaimedJob(
+  handle: Db,
+  row: JobRow,
+  kinds: Readonly<Record<string, JobKind<never>>> = JOB_KINDS,
+): Promise<void> {
   const input = row.input as QueuedInput;
   const attemptPrefix = `${OUTPUTS_PREFIX}/${input.token}/${row.attempts}`;
   const mine = and(eq(jobs.id, row.id), eq(jobs.status, 'running'), eq(jobs.attempts, row.attempts));
@@ -101,7 +107,7 @@ export async function runClaimedJob(handle: Db, row: JobRow): Promise<void> {
   const heartbeat = setInterval(() => void write({}), HEARTBEAT_MS);
   heartbeat.unref();
   try {
-    const kind = JOB_KINDS[input.kind];
+    const kind = kinds[input.kind];
     if (!kind) throw new Error(`unknown job kind: ${input.kind}`);
     const output = await kind.run(input.params as never, {
       // Each attempt writes its own folder: a runner thought lost must not remove its successor's files.
