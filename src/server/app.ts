@@ -12,8 +12,9 @@ import { editorRoutes } from './content/editor/routes.ts';
 import { contentRoutes } from './content/routes.ts';
 import { customFontRoutes } from './custom-fonts/routes.ts';
 import { env } from './env.ts';
+import { favoriteRoutes } from './favorites/routes.ts';
+import { downloadHistoryRoutes } from './fonts/download-history.ts';
 import { downloadRoutes } from './fonts/download-routes.ts';
-import { favoriteRoutes } from './fonts/favorite-routes.ts';
 import { fontRoutes } from './fonts/routes.ts';
 import { apiBodyLimit } from './http/body-limit.ts';
 import { csrfGuard } from './http/csrf.ts';
@@ -84,6 +85,7 @@ export function createApp(): Hono {
   app.route('/', healthRoutes());
   app.route('/web/api', fontRoutes());
   app.route('/web/api', favoriteRoutes());
+  app.route('/web/api', downloadHistoryRoutes());
   app.route('/api/v1', downloadRoutes());
   app.route('/api/v1', messageRoutes());
   app.route('/web/api', siteRoutes());

@@ -24,10 +24,10 @@ let serial = 0;
 
 beforeAll(async () => {
   h = await openAccountHarness();
-}, 60_000);
+});
 afterAll(async () => {
   await h.close();
-}, 60_000);
+});
 
 async function post(
   path: string,

@@ -12,10 +12,10 @@ beforeAll(async () => {
     CODE_DAILY_LIMIT_PER_IP: '5',
     EDITOR_ACCOUNTS: 'chief.editor@example.com, 13900000000',
   });
-}, 60_000);
+});
 afterAll(async () => {
   await h.close();
-}, 60_000);
+});
 
 async function sendCode(account: string, purpose: string, ip = '10.0.0.1', captcha = true) {
   const captchaVerification = captcha ? await h.captcha() : undefined;

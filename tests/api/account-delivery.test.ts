@@ -53,12 +53,12 @@ beforeAll(async () => {
     },
     { configuredSenders: true },
   );
-}, 60_000);
+});
 afterAll(async () => {
   await h.close();
   await smtp.close();
   await new Promise((resolve) => aliyun.close(resolve));
-}, 60_000);
+});
 
 async function sendCode(account: string, purpose: string) {
   const captchaVerification = await h.captcha();

@@ -15,10 +15,10 @@ beforeAll(async () => {
   h = await openAccountHarness();
   await h.register(MOBILE, PASSWORD);
   await h.register('Li.Hua@Example.com', PASSWORD);
-}, 60_000);
+});
 afterAll(async () => {
   await h.close();
-}, 60_000);
+});
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -17,10 +17,10 @@ beforeAll(async () => {
   h = await openAccountHarness();
   a = { app: h.app, ctx: h.ctx, call: h.call };
   b = h.addNode();
-}, 60_000);
+});
 afterAll(async () => {
   await h.close();
-}, 60_000);
+});
 
 interface Puzzle {
   token: string;

@@ -7,10 +7,10 @@ let h: AccountHarness;
 
 beforeAll(async () => {
   h = await openAccountHarness({ SMTP_URL: '', ALIYUN_SMS_ACCESS_KEY_ID: '' }, { configuredSenders: true });
-}, 60_000);
+});
 afterAll(async () => {
   await h.close();
-}, 60_000);
+});
 
 describe('the local outbox', () => {
   test('keeps e-mail and SMS as JSON files when no delivery service is configured, enough to register', async () => {

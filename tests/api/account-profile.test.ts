@@ -13,10 +13,10 @@ let serial = 0;
 
 beforeAll(async () => {
   h = await openAccountHarness();
-}, 60_000);
+});
 afterAll(async () => {
   await h.close();
-}, 60_000);
+});
 
 function freshMobile(): string {
   serial += 1;

@@ -19,11 +19,11 @@ beforeAll(async () => {
     WECHAT_API_URL: wechat.url,
     SITE_URL: 'https://fonts.example.com',
   });
-}, 60_000);
+});
 afterAll(async () => {
   await h.close();
   await wechat.close();
-}, 60_000);
+});
 
 /** Starts an authorisation as the browser does: the QR address and the state cookie. */
 async function authorize(mode: 'login' | 'bind' = 'login', token?: string) {

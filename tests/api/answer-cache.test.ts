@@ -17,7 +17,7 @@ beforeAll(async () => {
   editorToken = await h.register('cache-editor@example.com', 'ink and paper 2026');
   await grantEditor('cache-editor@example.com', h.db);
   answerCache().purgeAll();
-}, 60_000);
+});
 afterAll(() => h.close());
 
 async function editArticle(id: number | 'new', title: string, action: 'save' | 'publish' | 'unpublish') {

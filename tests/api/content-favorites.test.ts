@@ -34,7 +34,7 @@ beforeAll(async () => {
   articleId = article?.id ?? 0;
   token = (await createSession(db, accountId, { clock: systemClock, ttlSeconds: 3600 })).token;
   app = createApp();
-}, 60_000);
+});
 afterAll(async () => suite.close());
 
 describe('favourite albums and articles', () => {

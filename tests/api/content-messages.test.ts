@@ -43,7 +43,7 @@ beforeAll(async () => {
   vi.spyOn(authContext().captcha, 'consumeVerification').mockImplementation(async (value) =>
     value ? passed.delete(value) : false,
   );
-}, 60_000);
+});
 afterAll(async () => {
   vi.restoreAllMocks();
   await suite.close();

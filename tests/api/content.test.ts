@@ -23,7 +23,7 @@ async function get<T = Loose>(path: string): Promise<{ status: number; body: Bod
 beforeAll(async () => {
   suite = await openContentSuite();
   app = createApp();
-}, 60_000);
+});
 afterAll(async () => suite.close());
 
 describe('GET /web/api/web-wenzhang/selectPage', () => {

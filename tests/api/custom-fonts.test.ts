@@ -74,7 +74,7 @@ beforeAll(async () => {
     routes.route('/web/api', customFontRoutes({ account: headerAccount }));
     routes.route('/files', fileRoutes());
   });
-}, 60_000);
+});
 
 afterAll(async () => {
   await emailCopiesSent();

@@ -13,7 +13,7 @@ beforeAll(async () => {
   editorToken = await h.register('editor@example.com', 'ink and paper 2026');
   readerToken = await h.register('reader@example.com', 'ink and paper 2026');
   await grantEditor('editor@example.com', h.db);
-}, 60_000);
+});
 afterAll(() => h.close());
 
 function form(fields: Record<string, string>): FormData {

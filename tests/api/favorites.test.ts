@@ -1,10 +1,11 @@
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { FavoriteFontGroup, FavoriteGroupDetail } from '../../src/server/favorites/fonts.ts';
+import { favoriteRoutes } from '../../src/server/favorites/routes.ts';
 import type { Page } from '../../src/server/fonts/catalogue.ts';
+import { type DownloadRecord, downloadHistoryRoutes } from '../../src/server/fonts/download-history.ts';
 import { downloadRoutes } from '../../src/server/fonts/download-routes.ts';
 import { createDownloadLink } from '../../src/server/fonts/downloads.ts';
-import { favoriteRoutes } from '../../src/server/fonts/favorite-routes.ts';
-import type { DownloadRecord, FavoriteFontGroup, FavoriteGroupDetail } from '../../src/server/fonts/favorites.ts';
 import {
   as,
   call,
@@ -30,6 +31,7 @@ beforeAll(async () => {
   bob = await insertAccount(library.db, 'bob@example.com');
   app = routesApp((routes) => {
     routes.route('/web/api', favoriteRoutes({ account: headerAccount }));
+    routes.route('/web/api', downloadHistoryRoutes({ account: headerAccount }));
     routes.route('/api/v1', downloadRoutes({ account: headerAccount }));
   });
 });

@@ -25,7 +25,7 @@ beforeAll(async () => {
   app = createApp();
   editor = await insertAccount(library.db, 'fuzz-editor@example.com');
   await library.db.update(accounts).set({ role: 'editor' }).where(eq(accounts.id, editor));
-}, 60_000);
+});
 
 afterAll(async () => {
   await closeToolsPool();

@@ -68,7 +68,7 @@ beforeAll(async () => {
     routes.route('/api/v1', messageRoutes({ account: headerAccount }));
     routes.route('/files', fileRoutes());
   });
-}, 60_000);
+});
 
 afterAll(async () => {
   await closeToolsPool();

@@ -19,7 +19,7 @@ beforeAll(async () => {
   picture = await sharp(gray.data, { raw: { width: gray.width, height: gray.height, channels: 1 } })
     .jpeg({ quality: 70 })
     .toBuffer();
-}, 60_000);
+});
 afterAll(() => closeToolsApp(library));
 
 function upload(bytes: Uint8Array, name: string) {

@@ -37,7 +37,7 @@ beforeAll(async () => {
     .innerJoin(fontFamilies, eq(fonts.familyId, fontFamilies.id))
     .where(and(eq(fontFamilies.gno, 'noto-sans-sc'), eq(fonts.weight, 400)));
   notoRegular = row?.id as number;
-}, 60_000);
+});
 afterAll(() => closeToolsApp(library));
 
 const preview = (body: Record<string, unknown>) =>

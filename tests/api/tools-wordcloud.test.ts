@@ -35,7 +35,7 @@ beforeAll(async () => {
     .innerJoin(fontFamilies, eq(fonts.familyId, fontFamilies.id))
     .where(and(eq(fontFamilies.gno, 'noto-sans-sc'), eq(fonts.weight, 700)));
   noto = row?.id as number;
-}, 60_000);
+});
 afterAll(() => closeToolsApp(library));
 
 const draw = (body: Record<string, unknown>) =>

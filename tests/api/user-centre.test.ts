@@ -68,7 +68,7 @@ beforeAll(async () => {
     routes.route('/web/api', contentSiteRoutes({ account: headerAccount, consumeCaptcha: async () => false }));
     routes.route('/files', fileRoutes());
   });
-}, 60_000);
+});
 
 afterAll(async () => {
   setAuthContext(undefined);

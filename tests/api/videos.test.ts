@@ -28,7 +28,7 @@ beforeAll(async () => {
       .png()
       .toBuffer(),
   );
-}, 60_000);
+});
 afterAll(() => h.close());
 
 interface Upload {

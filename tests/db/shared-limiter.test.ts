@@ -15,7 +15,7 @@ const clock = manualClock(Date.UTC(2026, 5, 1));
 beforeAll(async () => {
   database = await openTestDatabase();
   if (TEST_DATABASE_URL) otherNode = await openDatabase(database.target.options);
-}, 60_000);
+});
 afterAll(async () => {
   await otherNode?.close();
   await database?.close();

@@ -84,8 +84,6 @@ test('after a missed puzzle, the next drag moves the knob all the way and is che
 });
 
 test.describe('account journey', () => {
-  test.setTimeout(180_000);
-
   test('register by e-mail, log out, log in by password and by SMS code, change the password', async ({
     page,
     browser,

@@ -6,8 +6,6 @@ const SHOTS = '/tmp/shots';
 const stamp = Date.now().toString(36);
 
 test.describe('reading journey', () => {
-  test.setTimeout(180_000);
-
   test('goes from home to a news article and keeps it and an album as favourites', async ({ page }) => {
     fs.mkdirSync(SHOTS, { recursive: true });
     await page.goto('/');

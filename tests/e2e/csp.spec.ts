@@ -7,7 +7,6 @@ import { expect, test } from '../helpers/e2e-test.ts';
 // inline event handler or a script from elsewhere would show up here.
 
 test('every route loads with no policy violation and no console error', async ({ page, request }) => {
-  test.setTimeout(240_000);
   const pages = onePagePerRoute(await crawlSite(request));
 
   const problems: string[] = [];

@@ -18,7 +18,6 @@ const PASSWORD = 'ink and paper 2026';
 const signedIn = (browser: Browser, email: string) => registeredPage(browser, email, PASSWORD);
 
 test('a custom-font request goes from the client’s form to a quote and back', async ({ browser }) => {
-  test.setTimeout(180_000);
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'dingzhi-'));
   const logo = path.join(folder, '标志.png');
   fs.writeFileSync(logo, await specimenPng());

@@ -81,7 +81,6 @@ test.describe('the font library', () => {
   });
 
   test('a visitor logs in from the star, keeps two fonts, and compares them side by side', async ({ page }) => {
-    test.setTimeout(90_000);
     await page.goto('/font');
     const star = page.getByRole('button', { name: '收藏站酷快乐体' });
     await star.click();

@@ -43,7 +43,7 @@ test('upload a picture, crop it, confirm the characters and open the font the li
   await page.screenshot({ path: 'test-results/shots/identify-crop-1440.png', fullPage: true });
 
   await page.getByRole('button', { name: '找出文字' }).click();
-  await expect(boxes(page)).toHaveCount(4, { timeout: 30_000 });
+  await expect(boxes(page)).toHaveCount(4);
   await expect(characters(page)).toHaveCount(4);
   for (const [i, character] of [...TEXT].entries()) await expect(characters(page).nth(i)).toHaveValue(character);
 
@@ -66,7 +66,7 @@ test('upload a picture, crop it, confirm the characters and open the font the li
 
   await page.getByRole('button', { name: '查找字体' }).click();
   const results = page.getByRole('region', { name: '候选字体' });
-  await expect(results.getByRole('listitem').first()).toBeVisible({ timeout: 30_000 });
+  await expect(results.getByRole('listitem').first()).toBeVisible();
   const best = results.getByRole('listitem').first();
   await expect(best.getByRole('heading')).toContainText('思源黑体');
   await expect(best.getByRole('heading')).toContainText('Bold');
@@ -103,5 +103,5 @@ test('a screenshot pasted from the clipboard is taken as the picture', async ({ 
   }, bytes);
   await expect(page.getByRole('img', { name: '上传的图片' })).toBeVisible();
   await page.getByRole('button', { name: '找出文字' }).click();
-  await expect(boxes(page)).toHaveCount(4, { timeout: 30_000 });
+  await expect(boxes(page)).toHaveCount(4);
 });

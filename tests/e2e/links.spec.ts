@@ -4,7 +4,6 @@ import { expect, test } from '../helpers/e2e-test.ts';
 // Every internal link on every page a visitor can reach answers: a crawl from the home page over
 // the server-rendered HTML (what a reader without scripts and a search engine see).
 test('no page links to an address that does not answer', async ({ request }) => {
-  test.setTimeout(180_000);
   const pages = await crawlSite(request);
   // A protected page sends visitors to log in (302); that is an answer, not a broken link.
   const broken = pages

@@ -32,6 +32,10 @@ async function walkEveryRoute(
       // network never goes idle there).
       await page.goto(path, { waitUntil: 'load' });
       await page.waitForFunction(() => !document.querySelector('astro-island[client="load"][ssr]'));
+      // Judged as the visitor sees it: with the page's web fonts drawn, not in the fallback before them.
+      await page.evaluate(async () => {
+        await document.fonts.ready;
+      });
       for (const finding of await check(page)) found.push(`${path}: ${finding}`);
     }
   };

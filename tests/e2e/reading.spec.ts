@@ -40,7 +40,6 @@ async function imagesInViewSettled(page: import('@playwright/test').Page): Promi
         })
         .every((image) => image.complete),
     undefined,
-    { timeout: 15_000 },
   );
   await page.evaluate(
     () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(null)))),

@@ -77,7 +77,6 @@ test.describe('the /user guard', () => {
   });
 
   test('after logging in at the redirect, the visitor lands on the requested path', async ({ page }) => {
-    test.setTimeout(90_000);
     await page.goto('/user/message');
     await expect(page).toHaveURL(/\/\?redirect=%2Fuser%2Fmessage$/);
     await registerInOpenDialog(page, `guard-${Date.now().toString(36)}@example.com`, 'ink and paper 2026');

@@ -25,7 +25,6 @@ function file(name: string, bytes: Uint8Array): string {
 const signedIn = (browser: Browser, email: string) => registeredPage(browser, email, PASSWORD);
 
 test('a font goes from a designer’s upload through review to the library', async ({ browser }) => {
-  test.setTimeout(240_000);
   const family = file('墨香黑.zip', familyZip([], true));
   const designer = await signedIn(browser, DESIGNER);
 

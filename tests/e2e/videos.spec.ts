@@ -9,7 +9,6 @@ import { expect, test } from '../helpers/e2e-test.ts';
 const SEED = path.join(import.meta.dirname, '../../src/server/db/seed/videos');
 
 test('an editor uploads a video, and its page plays it with the keyboard', async ({ page }) => {
-  test.setTimeout(120_000);
   await page.goto('/');
   await openLogin(page);
   await registerInOpenDialog(page, 'video-editor@example.com', 'ink and paper 2026');

@@ -14,7 +14,6 @@ test('the sample cloud paints before any script runs, from the page’s own HTML
 
 test('paste text, pick a shape and a font, see the cloud, and download it as PNG and SVG', async ({ page }) => {
   // Five drawings and two downloads; on two cores shared with the unit suite each can take seconds.
-  test.setTimeout(90_000);
   await page.goto('/tools/wordcloud');
   const text = `${'人民 文化 历史 艺术 市场 中心 水平 人才 '.repeat(6)}文化 艺术 文化`;
   // A paste replaces the selection in one step. Playwright's fill() selects, then inserts in a second
@@ -39,18 +38,18 @@ test('paste text, pick a shape and a font, see the cloud, and download it as PNG
   // The first picture may come from the text alone, before the font was picked; the test waits for the
   // drawing of what it asked for, which takes seconds on a busy machine.
   const drawn = page.locator('.wordcloud__preview:not([aria-busy])');
-  await expect(drawn.getByRole('img', { name: /词云预览：文化、艺术/ })).toBeVisible({ timeout: 20_000 });
+  await expect(drawn.getByRole('img', { name: /词云预览：文化、艺术/ })).toBeVisible();
   const preview = page.getByRole('img', { name: /词云预览/ });
-  await expect(page.getByText('已排入 8 个词。')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('已排入 8 个词。')).toBeVisible();
   // A word typed into the list joins the cloud as its strongest word.
   await page.getByText(/查看和调整词表/).click();
   await page.getByLabel('添加一个词').fill('造字联盟');
   await page.getByRole('button', { name: '加入词表' }).click();
-  await expect(page.getByText('已排入 9 个词。')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('已排入 9 个词。')).toBeVisible();
   await expect(drawn.getByRole('img', { name: /词云预览：造字联盟、文化/ })).toBeVisible();
   const first = await preview.getAttribute('src');
   await page.getByRole('button', { name: '换一种排列' }).click();
-  await expect.poll(() => preview.getAttribute('src'), { timeout: 20_000 }).not.toBe(first);
+  await expect.poll(() => preview.getAttribute('src')).not.toBe(first);
 
   const [png] = await Promise.all([
     page.waitForEvent('download'),

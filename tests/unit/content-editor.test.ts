@@ -10,7 +10,7 @@ let suite: ContentSuite;
 
 beforeAll(async () => {
   suite = await openContentSuite();
-}, 60_000);
+});
 afterAll(async () => suite.close());
 
 describe('saveArticle', () => {

@@ -6,7 +6,7 @@ let suite: ContentSuite;
 
 beforeAll(async () => {
   suite = await openContentSuite();
-}, 60_000);
+});
 afterAll(async () => suite.close());
 
 describe('buildSitemap', () => {

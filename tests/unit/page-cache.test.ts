@@ -33,7 +33,7 @@ beforeAll(async () => {
   suite = await openContentSuite();
   const page = await listArticles({ kind: 'news', current: 1, size: 1 });
   newsId = page.records[0]?.id ?? 0;
-}, 60_000);
+});
 afterAll(async () => suite.close());
 beforeEach(async () => {
   renders = 0;

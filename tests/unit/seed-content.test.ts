@@ -32,7 +32,7 @@ async function readAll(key: string): Promise<Buffer> {
 beforeAll(async () => {
   suite = await openContentSuite({ content: false });
   firstRun = await seedContent({ dir: CONTENT_FIXTURES });
-}, 60_000);
+});
 afterAll(async () => suite.close());
 
 describe('seedContent', () => {

@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { articleRoutes } from './article-routes.ts';
-import { contentFavoriteRoutes } from './favorite-routes.ts';
 import { albumRoutes } from './group-routes.ts';
 import { type ContentSiteRouteOptions, contentSiteRoutes } from './site-routes.ts';
 
@@ -12,13 +11,12 @@ export interface ContentRouteOptions extends ContentSiteRouteOptions {
 /**
  * The content API, mounted at /web/api: articles (news, zixun, baike), albums and collections,
  * cases, promotions, columns, ads, keywords, search, home data, the message board and
- * contribution templates, and favourite albums and articles (SPEC §7).
+ * contribution templates (SPEC §7). Favourite albums and articles answer in favorites/routes.ts.
  */
 export function contentRoutes(options: ContentRouteOptions = {}): Hono {
   const routes = new Hono();
   routes.route('/', articleRoutes());
   routes.route('/', albumRoutes(options.now ? { now: options.now } : {}));
   routes.route('/', contentSiteRoutes(options));
-  routes.route('/', contentFavoriteRoutes(options.account ? { account: options.account } : {}));
   return routes;
 }

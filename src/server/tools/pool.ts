@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { shareFontRegistry } from '../engine/text/font-registry.ts';
 import { serverSource } from '../paths.ts';
 import type { Progress } from './task-types.ts';
 import type { TaskResults, ToolTask } from './tasks.ts';
@@ -134,6 +135,9 @@ export class ToolsPool {
   }
 
   #spawn(): Worker {
+    // Tool workers draw text (pixel fonts, word clouds, identification): they share the process's
+    // one register of drawing faces, which must exist before they start.
+    shareFontRegistry();
     const worker = new Worker(WORKER_FILE);
     worker.unref();
     return worker;

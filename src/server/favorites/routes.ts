@@ -1,18 +1,26 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { type AccountResolver, requireAccount, sessionAccount } from '../auth/current-account.ts';
+import { idParam } from '../content/params.ts';
 import { ok } from '../http/envelope.ts';
-import { pageQuery, validate } from '../http/validate.ts';
+import { validate } from '../http/validate.ts';
+import {
+  addFavoriteAlbum,
+  addFavoriteArticle,
+  deleteFavoriteAlbum,
+  deleteFavoriteArticle,
+  listFavoriteAlbums,
+  listFavoriteArticles,
+} from './content.ts';
 import {
   addFavoriteFont,
   allFavoriteFonts,
   createFavoriteGroup,
   deleteFavoriteFont,
   deleteFavoriteGroup,
-  downloadHistoryPage,
   favoriteGroupDetail,
   renameFavoriteGroup,
-} from './favorites.ts';
+} from './fonts.ts';
 
 const groupId = z.coerce.number().int().min(0).max(2_147_483_647);
 
@@ -24,6 +32,35 @@ const groupBody = z.object({
   name: z.string().trim().min(1).max(20).meta({ label: '收藏夹名称' }),
 });
 const idQuery = z.object({ id: groupId.meta({ label: '收藏夹编号' }) });
+
+const albumBody = z.object({ id: idParam('专辑编号') });
+const articleBody = z.object({ id: idParam('文章编号') });
+
+/** The favourite album and article calls of one account. */
+function readingCalls(resolve: AccountResolver): Hono {
+  const routes = new Hono();
+  routes.get('/getCollByUser', async (c) => c.json(ok(await listFavoriteAlbums(await requireAccount(resolve, c)))));
+  routes.get('/getArticleByUser', async (c) =>
+    c.json(ok(await listFavoriteArticles(await requireAccount(resolve, c)))),
+  );
+  routes.post('/addColl', validate('json', albumBody), async (c) => {
+    await addFavoriteAlbum(await requireAccount(resolve, c), c.req.valid('json').id);
+    return c.json(ok(null, '收藏成功'));
+  });
+  routes.post('/deleteColl', validate('json', albumBody), async (c) => {
+    await deleteFavoriteAlbum(await requireAccount(resolve, c), c.req.valid('json').id);
+    return c.json(ok(null, '已取消收藏'));
+  });
+  routes.post('/addArt', validate('json', articleBody), async (c) => {
+    await addFavoriteArticle(await requireAccount(resolve, c), c.req.valid('json').id);
+    return c.json(ok(null, '收藏成功'));
+  });
+  routes.post('/deleteArt', validate('json', articleBody), async (c) => {
+    await deleteFavoriteArticle(await requireAccount(resolve, c), c.req.valid('json').id);
+    return c.json(ok(null, '已取消收藏'));
+  });
+  return routes;
+}
 
 /** The favourite-font calls of one account under a base path ('/collection' or '/fontOverride/collection'). */
 function collectionRoutes(resolve: AccountResolver): Hono {
@@ -55,17 +92,18 @@ function collectionRoutes(resolve: AccountResolver): Hono {
 }
 
 /**
- * Favourite fonts, favourite groups and the download history (SPEC §7 User data, Favourites),
- * mounted at /web/api. SPEC names the calls both as `collection/…` and `fontOverride/collection/…`,
- * so both prefixes answer. Every call needs a logged-in account (401 otherwise).
+ * Every favourites call (SPEC §7 User data, Favourites), mounted at /web/api: favourite fonts and
+ * groups, albums and articles. SPEC names the font calls both as `collection/…` and
+ * `fontOverride/collection/…`, and lists the album and article calls beside collection/allFont while the
+ * front end's client calls them under /favorite, so each answers under both. Every call needs a
+ * logged-in account (401 otherwise); keeping something twice keeps one row.
  */
 export function favoriteRoutes(options: { account?: AccountResolver } = {}): Hono {
   const resolve = options.account ?? sessionAccount;
   const routes = new Hono();
   routes.route('/collection', collectionRoutes(resolve));
+  routes.route('/collection', readingCalls(resolve));
   routes.route('/fontOverride/collection', collectionRoutes(resolve));
-  routes.get('/fontOverride/history', validate('query', pageQuery), async (c) =>
-    c.json(ok(await downloadHistoryPage(await requireAccount(resolve, c), c.req.valid('query')))),
-  );
+  routes.route('/favorite', readingCalls(resolve));
   return routes;
 }

@@ -1,25 +1,13 @@
 import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
-import type {
-  DownloadRecord,
-  FavoriteFontEntry,
-  FavoriteFontGroup,
-  FavoriteGroupDetail,
-} from '../../contract/fonts.ts';
+import type { FavoriteFontEntry, FavoriteFontGroup, FavoriteGroupDetail } from '../../contract/fonts.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
-import {
-  downloadHistory,
-  favoriteGroupFonts,
-  favoriteGroups,
-  favorites,
-  fontFamilies,
-  fonts,
-} from '../db/schema/index.ts';
-import { forgetFavorite, keepFavorite } from '../favorites/store.ts';
+import { favoriteGroupFonts, favoriteGroups, favorites, fontFamilies } from '../db/schema/index.ts';
+import { toResources } from '../fonts/catalogue.ts';
+import { findPublishedFamily } from '../fonts/detail.ts';
 import { badRequest, notFound } from '../http/envelope.ts';
-import { type Page, toResources } from './catalogue.ts';
-import { findPublishedFamily } from './detail.ts';
+import { forgetFavorite, keepFavorite } from './store.ts';
 
-export type { DownloadRecord, FavoriteFontEntry, FavoriteFontGroup, FavoriteGroupDetail };
+export type { FavoriteFontEntry, FavoriteFontGroup, FavoriteGroupDetail };
 
 /** Most favourite groups one account may keep. */
 export const MAX_FAVORITE_GROUPS = 50;
@@ -189,39 +177,4 @@ export async function favoriteGroupDetail(
     rows.map((row) => row.family),
   );
   return { id: group.id, name: group.name, createdAt: group.createdAt.toISOString(), fontList };
-}
-
-/** One page of the account's downloads, newest first (fontOverride/history). */
-export async function downloadHistoryPage(
-  accountId: number,
-  query: { current: number; size: number },
-  database?: Db,
-): Promise<Page<DownloadRecord>> {
-  const db = database ?? (await configuredDb());
-  const mine = eq(downloadHistory.accountId, accountId);
-  const [counted] = await db.select({ n: count() }).from(downloadHistory).where(mine);
-  const rows = await db
-    .select({
-      id: downloadHistory.id,
-      fontGNo: fontFamilies.gno,
-      familyName: fontFamilies.nameZh,
-      childFontGNo: fonts.gno,
-      styleName: fonts.styleName,
-      createdAt: downloadHistory.createdAt,
-    })
-    .from(downloadHistory)
-    .innerJoin(fontFamilies, eq(downloadHistory.familyId, fontFamilies.id))
-    .leftJoin(fonts, eq(downloadHistory.fontId, fonts.id))
-    .where(mine)
-    .orderBy(desc(downloadHistory.createdAt), desc(downloadHistory.id))
-    .limit(query.size)
-    .offset((query.current - 1) * query.size);
-  const total = counted?.n ?? 0;
-  return {
-    records: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
-    total,
-    size: query.size,
-    current: query.current,
-    pages: Math.ceil(total / query.size),
-  };
 }

@@ -1,10 +1,10 @@
 import { and, desc, eq } from 'drizzle-orm';
+import { coverUrls } from '../content/covers.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { type ArticleKind, articles, favorites, fontGroups } from '../db/schema/index.ts';
-import { forgetFavorite, keepFavorite } from '../favorites/store.ts';
 import { notFound } from '../http/envelope.ts';
 import { storage } from '../storage/index.ts';
-import { coverUrls } from './covers.ts';
+import { forgetFavorite, keepFavorite } from './store.ts';
 
 /** A kept album (SPEC §3: favourite collection entries carry id). */
 export interface FavoriteAlbumEntry {
