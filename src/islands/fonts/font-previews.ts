@@ -5,6 +5,8 @@
 import { subsetFonts } from '../../api/fonts.ts';
 
 const STYLE_ID = 'font-preview-faces';
+/** The longest the previews wait for their slowest face before switching the others. */
+const SWITCH_AFTER_MS = 3000;
 let generation = 0;
 
 function previewText(element: HTMLElement): string {
@@ -21,14 +23,60 @@ function styleSheet(): HTMLStyleElement {
   return style;
 }
 
+/** Lazy previews that have come near the screen, and the watcher that notices them. */
+const revealed = new WeakSet<Element>();
+let watcher: IntersectionObserver | undefined;
+// Set when a page first loads previews: this module is also imported on the server, where there is no document.
+let watchedRoot: ParentNode | undefined;
+
+/**
+ * Watches previews marked `data-preview-lazy` (a font page's weights and glyph table, the library's
+ * lower rows): each is loaded once it comes within a screen of the viewport, so the first paint
+ * decodes only the faces the visitor sees.
+ */
+function watchLazy(elements: HTMLElement[], root: ParentNode): void {
+  watchedRoot = root;
+  if (typeof IntersectionObserver === 'undefined') {
+    for (const element of elements) revealed.add(element);
+    return;
+  }
+  watcher ??= new IntersectionObserver(
+    (entries) => {
+      let any = false;
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        revealed.add(entry.target);
+        watcher?.unobserve(entry.target);
+        any = true;
+      }
+      if (any) revealSoon();
+    },
+    { rootMargin: '100% 0px' },
+  );
+  for (const element of elements) watcher.observe(element);
+}
+const revealSoon = debounce(() => void loadPreviews(watchedRoot ?? document), 50);
+
+/** The @font-face name of a subset: the same subset keeps its name, so a face already drawn is not swapped. */
+function familyOf(result: { gno: string; woffPath: string }): string {
+  const digest = /([0-9a-f]{8,})\.woff2$/.exec(result.woffPath)?.[1]?.slice(0, 12) ?? String(generation);
+  return `fa-preview-${digest}-${result.gno}`;
+}
+
 /**
  * Loads preview fonts for every `[data-preview-gno]` inside `root`: one POST /webfont/http for all of
  * them (one item per font, holding the characters of all its previews), then one @font-face rule per
- * font (font-display: swap, so the text shows at once in the fallback). Resolves once every face
- * has loaded; a failure leaves the fallback font in place.
+ * font (font-display: swap, so the text shows at once in the fallback). Previews marked
+ * `data-preview-lazy` join once they come near the screen. Resolves once every face has loaded; a
+ * failure leaves the fallback font in place.
  */
 export async function loadPreviews(root: ParentNode = document): Promise<void> {
-  const elements = [...root.querySelectorAll<HTMLElement>('[data-preview-gno]')];
+  const all = [...root.querySelectorAll<HTMLElement>('[data-preview-gno]')];
+  const elements = all.filter((element) => !('previewLazy' in element.dataset) || revealed.has(element));
+  watchLazy(
+    all.filter((element) => !elements.includes(element)),
+    root,
+  );
   if (elements.length === 0) return;
   const texts = new Map<string, string>();
   for (const element of elements) {
@@ -42,11 +90,18 @@ export async function loadPreviews(root: ParentNode = document): Promise<void> {
   const rules: string[] = [];
   const families = new Map<string, string>();
   for (const result of results) {
-    const family = `fa-preview-${run}-${result.gno}`;
+    const family = familyOf(result);
     families.set(result.gno, family);
     rules.push(`@font-face{font-family:'${family}';src:url('${result.woffPath}') format('woff2');font-display:swap}`);
   }
   styleSheet().textContent = rules.join('\n');
+  // Every face is loaded first and then all previews switch at once: one restyle and relayout of
+  // the page instead of one per face as each arrives. A face slower than that waits no one.
+  await Promise.race([
+    Promise.all([...families.values()].map((family) => document.fonts.load(`1em '${family}'`).catch(() => undefined))),
+    new Promise((resolve) => setTimeout(resolve, SWITCH_AFTER_MS)),
+  ]);
+  if (run !== generation) return;
   const missingOf = new Map(results.map((result) => [result.gno, new Set(result.missing ?? '')]));
   for (const element of elements) {
     const gno = element.dataset['previewGno'] ?? '';

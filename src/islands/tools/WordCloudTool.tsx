@@ -98,6 +98,29 @@ function download(blob: Blob, name: string): void {
  * character of a library font, or an uploaded picture), the font and colours, and a live preview
  * drawn on the server; the same layout downloads as PNG or SVG.
  */
+/**
+ * Whether a request is the one the page opened on (CLOUD_SAMPLE in the default face), which the
+ * server drew into the page's HTML (renderSample builds it the same way).
+ */
+function isSampleRequest(request: CloudRequest, text: string, limit: number, defaultFont: PickedFont | null): boolean {
+  return (
+    text === CLOUD_SAMPLE.text &&
+    limit === CLOUD_SAMPLE.limit &&
+    defaultFont !== null &&
+    JSON.stringify(request.font) === JSON.stringify(defaultFont.source) &&
+    request.shape?.kind === 'template' &&
+    request.shape.id === CLOUD_SAMPLE.templateId &&
+    request.threshold === CLOUD_SAMPLE.threshold / 100 &&
+    request.orientation === CLOUD_SAMPLE.orientation &&
+    request.verticalText === CLOUD_SAMPLE.verticalText &&
+    request.colors === CLOUD_SAMPLE.palette &&
+    request.background === CLOUD_SAMPLE.background &&
+    request.width === CLOUD_SAMPLE.width &&
+    request.height === CLOUD_SAMPLE.height &&
+    request.seed === CLOUD_SAMPLE.seed
+  );
+}
+
 export default function WordCloudTool(): ReactElement {
   const ids = {
     text: useId(),
@@ -242,7 +265,7 @@ export default function WordCloudTool(): ReactElement {
 
   const redraw = useMemo(
     () =>
-      debounceAfterFirst((next: CloudRequest) => {
+      debounceAfterFirst((next: CloudRequest, sample: boolean) => {
         controller.current?.abort();
         const current = new AbortController();
         controller.current = current;
@@ -251,9 +274,12 @@ export default function WordCloudTool(): ReactElement {
         drawCloud({ ...next, format: 'png' }, current.signal)
           .then(({ image: blob, report }) => {
             setImage((old) => {
-              if (old) URL.revokeObjectURL(old.url);
+              if (old?.url.startsWith('blob:')) URL.revokeObjectURL(old.url);
+              // The sample's request draws the picture the page already shows: it keeps that picture's
+              // address, so nothing is loaded or painted again (nor counted as a later, largest paint).
+              const url = sample ? CLOUD_SAMPLE_URL : URL.createObjectURL(blob);
               // The picture's description names the words it was drawn from, not the words typed since.
-              return { url: URL.createObjectURL(blob), report, words: (next.words ?? []).map((item) => item.text) };
+              return { url, report, words: (next.words ?? []).map((item) => item.text) };
             });
             setError('');
           })
@@ -268,7 +294,7 @@ export default function WordCloudTool(): ReactElement {
   );
   // biome-ignore lint/correctness/useExhaustiveDependencies: the request's JSON is its identity
   useEffect(() => {
-    if (request) redraw(request);
+    if (request) redraw(request, sampleShown && isSampleRequest(request, text, limit, defaultFont));
   }, [requestKey, redraw]);
 
   async function save(format: 'png' | 'svg' | 'svg-outlines'): Promise<void> {
