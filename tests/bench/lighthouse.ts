@@ -94,7 +94,10 @@ async function everyRoute(
 
 const ms = (value: number | undefined) => (value === undefined ? '–' : `${Math.round(value)} ms`);
 const only = new RegExp(process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length) ?? '');
-const runs = Math.max(1, Number(process.argv.find((arg) => arg.startsWith('--runs='))?.slice('--runs='.length) ?? 1) || 1);
+const runs = Math.max(
+  1,
+  Number(process.argv.find((arg) => arg.startsWith('--runs='))?.slice('--runs='.length) ?? 1) || 1,
+);
 const address = process.argv.slice(2).find((arg) => !arg.startsWith('--'));
 
 const site = await openBenchSite(address, { EDITOR_ACCOUNTS: EDITOR });

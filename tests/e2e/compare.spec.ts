@@ -8,7 +8,9 @@ const stored = (page: import('@playwright/test').Page) =>
 
 test('a shared comparison opens as sent for a visitor, and becomes theirs only when they keep it', async ({ page }) => {
   await page.goto('/font');
-  await page.evaluate(() => localStorage.setItem('compareFonts', JSON.stringify([{ id: 'zcool-kuaile', familyName: '站酷快乐体' }])));
+  await page.evaluate(() =>
+    localStorage.setItem('compareFonts', JSON.stringify([{ id: 'zcool-kuaile', familyName: '站酷快乐体' }])),
+  );
   await page.goto('/user/compare?fonts=noto-sans-sc,ma-shan-zheng&w=noto-sans-sc:700&mode=stack&text=永和九年');
   // The /user guard lets a visitor through to a comparison.
   await expect(page).toHaveURL(/\/user\/compare\?/);

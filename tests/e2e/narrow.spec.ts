@@ -132,7 +132,9 @@ test(`controls that appear as a page is used are at least ${MIN_TARGET} px squar
 
   await page.goto('/tools/unidentifiedBody');
   await hydrated();
-  await page.getByLabel('选择图片').setInputFiles({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: await textPhoto() });
+  await page
+    .getByLabel('选择图片')
+    .setInputFiles({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: await textPhoto() });
   await expect(page.getByRole('img', { name: '上传的图片' })).toBeVisible();
   await page.getByRole('button', { name: '找出文字' }).click();
   await expect(page.getByRole('textbox', { name: /^第 \d+ 个字$/ })).toHaveCount(4);

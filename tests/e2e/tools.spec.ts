@@ -135,7 +135,9 @@ test.describe('the font tools', () => {
     await page.clock.runFor(62_000);
     await expect(page.getByText('已用 1 分 05 秒')).toBeVisible();
     release();
-    await expect(page.getByRole('region', { name: '转换结果' }).getByRole('listitem').filter({ hasText: 'WOFF2' })).toBeVisible();
+    await expect(
+      page.getByRole('region', { name: '转换结果' }).getByRole('listitem').filter({ hasText: 'WOFF2' }),
+    ).toBeVisible();
     await expect(progress).toHaveCount(0);
   });
 

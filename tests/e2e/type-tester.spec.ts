@@ -213,4 +213,19 @@ test('a pasted text narrows the library to the faces that have all of it, or lis
   await filter.getByRole('button', { name: '清除' }).click();
   await expect(page).not.toHaveURL(/has=/);
   await expect(page.locator('[data-contains-note]')).toBeHidden();
+
+  // Back brings the narrowed list and its text back in place; forward clears them again.
+  await page.evaluate(() => {
+    (window as unknown as { stayed: boolean }).stayed = true;
+  });
+  await page.goBack();
+  await expect(page).toHaveURL(/has=%E6%B0%B8/);
+  await expect(page.locator('[data-contains-note]')).toContainText('3 款字体包含全部 4 个字');
+  await expect(page.locator('[data-font-row]')).toHaveCount(3);
+  await expect(filter.getByLabel('要包含的文字')).toHaveValue('永和九年');
+  await page.goForward();
+  await expect(page).not.toHaveURL(/has=/);
+  await expect(page.locator('[data-contains-note]')).toBeHidden();
+  await expect(filter.getByLabel('要包含的文字')).toHaveValue('');
+  expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
 });

@@ -112,11 +112,8 @@ describe('withCompressedAssets', () => {
     '/tools/missing',
     '/tools/..%2F..%2Fetc/passwd',
     '/tools//converter',
-  ])(
-    'leaves %s to the next handler',
-    async (pathname) => {
-      const answer = await get(pathname, { 'Accept-Encoding': 'br' });
-      expect(answer.status).toBe(418);
-    },
-  );
+  ])('leaves %s to the next handler', async (pathname) => {
+    const answer = await get(pathname, { 'Accept-Encoding': 'br' });
+    expect(answer.status).toBe(418);
+  });
 });

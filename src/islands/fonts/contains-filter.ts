@@ -29,6 +29,7 @@ export function distinctCharacters(text: string): string {
 
 /** Installs the filter; `apply` reloads the list in place (pushing a history entry or not). */
 export function installContainsFilter(apply: (push: boolean) => Promise<void>): {
+  restore: (url: URL) => Promise<void>;
   extra: () => ExtraParams | undefined;
   paint: () => void;
 } {
@@ -48,16 +49,17 @@ export function installContainsFilter(apply: (push: boolean) => Promise<void>): 
   const modeChosen = (): Mode =>
     document.querySelector<HTMLInputElement>('[data-contains-mode]:checked')?.value === 'lacks' ? 'lacks' : 'all';
 
-  async function search(text: string, mode: Mode, push: boolean): Promise<void> {
+  /** Asks which families have the text's characters; answers false (and says why) when it cannot. */
+  async function ask(text: string, mode: Mode): Promise<boolean> {
     const characters = distinctCharacters(text);
     if (characters.length === 0) {
       say('请先输入或粘贴要包含的文字', true);
-      return;
+      return false;
     }
     const count = [...characters].length;
     if (count > COVERAGE_MAX_CHARACTERS) {
       say(`最多 ${COVERAGE_MAX_CHARACTERS} 个不同的字，这段文字有 ${count} 个，请删减后再筛选`, true);
-      return;
+      return false;
     }
     asking?.abort();
     const controller = new AbortController();
@@ -65,17 +67,37 @@ export function installContainsFilter(apply: (push: boolean) => Promise<void>): 
     say(`正在查找包含这 ${count} 个字的字体…`);
     try {
       const answer = await fontCoverage({ text: characters }, controller.signal);
-      if (controller.signal.aborted) return;
+      if (controller.signal.aborted) return false;
       active = { characters, mode, answer };
       writeStorage(STORAGE_KEY, JSON.stringify({ characters, mode }), 'sessionStorage');
-      await apply(push);
+      return true;
     } catch (error) {
-      if (controller.signal.aborted) return;
-      say(
-        error instanceof RequestError && error.status === 400 ? error.message : '暂时无法按文字筛选，请稍后再试',
-        true,
-      );
+      if (!controller.signal.aborted) {
+        say(
+          error instanceof RequestError && error.status === 400 ? error.message : '暂时无法按文字筛选，请稍后再试',
+          true,
+        );
+      }
+      return false;
     }
+  }
+
+  async function search(text: string, mode: Mode, push: boolean): Promise<void> {
+    if (await ask(text, mode)) await apply(push);
+  }
+
+  /** The filter the address names, or the one kept for this visit when its text was too long for the address. */
+  function fromAddress(url: URL): { text: string; mode: Mode } | undefined {
+    if (!url.searchParams.has('hasmode')) return undefined;
+    const kept = readStoredJson<{ characters?: string }>(STORAGE_KEY, {}, 'sessionStorage');
+    const text = url.searchParams.get('has') ?? kept.characters ?? '';
+    return text ? { text, mode: url.searchParams.get('hasmode') === 'lacks' ? 'lacks' : 'all' } : undefined;
+  }
+
+  function show(named: { text: string; mode: Mode } | undefined): void {
+    if (input) input.value = named?.text ?? '';
+    const radio = document.querySelector<HTMLInputElement>(`[data-contains-mode][value="${named?.mode ?? 'all'}"]`);
+    if (radio) radio.checked = true;
   }
 
   form?.addEventListener('submit', (event) => {
@@ -98,18 +120,24 @@ export function installContainsFilter(apply: (push: boolean) => Promise<void>): 
   });
 
   // A filter named by the address (or kept for this visit, when the text was too long for it) is applied on arrival.
-  const params = new URLSearchParams(location.search);
-  const mode: Mode = params.get('hasmode') === 'lacks' ? 'lacks' : 'all';
-  const kept = readStoredJson<{ characters?: string; mode?: Mode }>(STORAGE_KEY, {}, 'sessionStorage');
-  const text = params.get('has') ?? (params.has('hasmode') ? (kept.characters ?? '') : '');
-  if (text) {
-    if (input) input.value = text;
-    const radio = document.querySelector<HTMLInputElement>(`[data-contains-mode][value="${mode}"]`);
-    if (radio) radio.checked = true;
-    void search(text, mode, false);
+  const named = fromAddress(new URL(location.href));
+  if (named) {
+    show(named);
+    void search(named.text, named.mode, false);
   }
 
   return {
+    /** Back or forward: the filter becomes what the address names (asked again if its text changed). */
+    async restore(url) {
+      const wanted = fromAddress(url);
+      show(wanted);
+      if (!wanted) {
+        active = undefined;
+        return;
+      }
+      if (active && active.characters === distinctCharacters(wanted.text)) active = { ...active, mode: wanted.mode };
+      else if (!(await ask(wanted.text, wanted.mode))) active = undefined;
+    },
     extra() {
       if (!active) return undefined;
       const { characters, mode, answer } = active;

@@ -19,16 +19,18 @@ export interface LibraryNavOptions {
   extra: () => ExtraParams | undefined;
   /** Runs after new content is in place (previews, buttons, badges). */
   after: () => void;
+  /** Back or forward: brings the filter's own state to what the address says, before the list follows. */
+  restore: (url: URL) => Promise<void>;
 }
 
 /** The parts of the page a navigation replaces, by selector: the whole element, or only what it holds. */
 const REPLACED = ['[data-library-results]'];
 const REFILLED = ['[data-library-filters]', '[data-library-summary]', '[data-library-hidden]'];
 
-/** The address of the list, without the tester's settings and the script's own parameters. */
+/** The address of the list, without the tester's settings and the parameters only the fetch carries. */
 function listKey(url: URL): string {
   const params = new URLSearchParams(url.search);
-  for (const key of [...TESTER_KEYS, 'only', 'onlyorder', 'has', 'hasmode']) params.delete(key);
+  for (const key of [...TESTER_KEYS, 'only', 'onlyorder']) params.delete(key);
   params.sort();
   return params.toString();
 }
@@ -117,7 +119,8 @@ export function installLibraryNav(root: HTMLElement, options: LibraryNavOptions)
 
   addEventListener('popstate', () => {
     const url = new URL(location.href);
-    if (listKey(url) !== shown) void navigate(url, false);
+    if (listKey(url) === shown) return;
+    void options.restore(url).then(() => navigate(url, false));
   });
 
   return (push: boolean) => navigate(new URL(location.href), push);

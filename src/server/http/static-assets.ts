@@ -58,7 +58,11 @@ const HTML = 'text/html; charset=utf-8';
  * a year, or a prerendered page (`/help`, `/tools/converter`, and the same with `.html`), revalidated
  * each time. Undefined for anything else.
  */
-function assetOf(url: string, clientDir: string, assetRoot: string): { file: string; type: string; cache: string } | undefined {
+function assetOf(
+  url: string,
+  clientDir: string,
+  assetRoot: string,
+): { file: string; type: string; cache: string } | undefined {
   let pathname: string;
   try {
     pathname = decodeURIComponent(url.split('?')[0] ?? '');
