@@ -86,15 +86,24 @@ export interface DownloadRecord {
   createdAt: string;
 }
 
+/** The formats a download comes in: a weight as shipped (TTF) or as WOFF2, a family as a ZIP. */
+export type DownloadFormat = 'ttf' | 'woff2' | 'zip';
+
 /** The answer of get-download-url. */
 export interface DownloadLink {
+  format: DownloadFormat;
+  /**
+   * True while a weight's WOFF2 is still being made (the first ask starts it; about half a minute
+   * for a CJK face): `url` is empty, ask again in a few seconds.
+   */
+  preparing: boolean;
   /** Path of the signed link, relative to the site. */
   url: string;
   /** When the link stops working (ISO-8601). */
   expiresAt: string;
   /** The name the file is saved under. */
   fileName: string;
-  /** Bytes of the TTF; for a family zip, of the fonts it packs (the zip itself is compressed). */
+  /** Bytes of the file: the TTF, the WOFF2 (0 while it is made) or the whole ZIP. */
   size: number;
 }
 

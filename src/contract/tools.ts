@@ -52,6 +52,11 @@ export interface PixelPreview {
   height: number;
   glyphs: PixelEdit[];
   missing: string;
+  /**
+   * Set when the line comes out (almost) empty at these options (a thin face on a small grid): the
+   * message, and the threshold or the grid, worked out from the glyphs, that draws its strokes.
+   */
+  faint?: { message: string; threshold?: number; grid?: number };
 }
 
 /** The character sets a subset or a pixel font can take whole. */

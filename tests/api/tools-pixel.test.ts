@@ -10,6 +10,7 @@ import type { PixelEdit, PixelPreview, PixelProject, PixelProjectSummary } from 
 import { fontFamilies, fonts, jobs } from '../../src/server/db/schema/index.ts';
 import { readFontMetadata } from '../../src/server/engine/metadata.ts';
 import { GlyphRasterizer } from '../../src/server/engine/pixel/rasterize.ts';
+import { acquireFace } from '../../src/server/engine/text/font-registry.ts';
 import { pixelProjectRoutes } from '../../src/server/tools/pixel-projects.ts';
 import {
   as,
@@ -124,7 +125,7 @@ describe('POST /tools/api/pixel', () => {
 
     // Drawn back by another renderer (Skia, from the TTF just made), every glyph has the preview's pixels.
     const shown = await preview({ text: TEXT });
-    const back = new GlyphRasterizer(ttf, 16);
+    const back = new GlyphRasterizer(acquireFace({ bytes: ttf }), 16);
     try {
       for (const glyph of shown.data.glyphs) {
         const drawn = back.draw(glyph.codePoint, 0.5);
@@ -148,7 +149,7 @@ describe('POST /tools/api/pixel', () => {
     const edited = await make({ text: '永', edits: [solid] });
     expect(edited.state, edited.error).toBe('done');
     const ttf = await download(edited.result?.files[0]?.url as string);
-    const back = new GlyphRasterizer(ttf, 16);
+    const back = new GlyphRasterizer(acquireFace({ bytes: ttf }), 16);
     try {
       expect(Array.from(back.draw(0x6c38, 0.5)?.bitmap.bits ?? []).every((bit) => bit === 1)).toBe(true);
     } finally {

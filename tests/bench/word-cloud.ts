@@ -31,7 +31,7 @@ const text = fs
 let started = performance.now();
 const words = countWords(text, 200);
 const cutMs = performance.now() - started;
-const font = loadWordFont((await decodeFont(new Uint8Array(fs.readFileSync(fontFile)))).sfnt);
+const font = loadWordFont({ bytes: (await decodeFont(new Uint8Array(fs.readFileSync(fontFile)))).sfnt });
 const request = (seed: number): CloudRequest => heartCloudRequest(font, words, { seed });
 
 // One warm-up run of each, so both are measured with loaded code and cached glyphs.

@@ -47,8 +47,8 @@ export function recordingSender(name = 'recording'): RecordingSender {
 class AnswerNotingSet extends BackgroundSet {
   private readonly answers: Map<string, number>;
 
-  constructor(count: number, fontFamily: string | undefined, answers: Map<string, number>) {
-    super(count, fontFamily);
+  constructor(count: number, answers: Map<string, number>) {
+    super(count, []);
     this.answers = answers;
   }
 
@@ -145,7 +145,7 @@ export async function openAccountHarness(
     const captcha = new CaptchaService({
       clock,
       backgrounds: () => {
-        puzzles ??= Promise.resolve(new AnswerNotingSet(BACKGROUND_COUNT, undefined, answers));
+        puzzles ??= Promise.resolve(new AnswerNotingSet(BACKGROUND_COUNT, answers));
         return puzzles;
       },
     });

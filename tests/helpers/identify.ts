@@ -1,23 +1,19 @@
-import fs from 'node:fs';
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { createCanvas } from '@napi-rs/canvas';
 import { type GrayImage, grayOf } from '../../src/server/engine/identify/binarise.ts';
 import type { Box } from '../../src/server/engine/identify/segment.ts';
+import { acquireFace } from '../../src/server/engine/text/font-registry.ts';
 
 // Pictures of text with known character boxes, drawn from the fixture fonts, for the glyph finder's
 // and the matcher's tests.
 
-/** A fixture font file by family folder and file name. */
-export function fixtureFont(family: string, file: string): Uint8Array {
-  return new Uint8Array(fs.readFileSync(`tests/fixtures/fonts/${family}/${file}`));
+/** The path of a fixture font by family folder and file name. */
+export function fixtureFont(family: string, file: string): string {
+  return `tests/fixtures/fonts/${family}/${file}`;
 }
 
-let registered = 0;
-
-/** Registers a font with Skia under a fresh name, for drawing test pictures. */
-export function registerTestFont(bytes: Uint8Array): string {
-  const family = `identify-test-${registered++}`;
-  GlobalFonts.register(Buffer.from(bytes), family);
-  return family;
+/** Takes a font from the font registry for drawing test pictures (held for the rest of the run). */
+export function registerTestFont(file: string): string {
+  return acquireFace({ path: file }).family;
 }
 
 /** Options of a drawn picture. */

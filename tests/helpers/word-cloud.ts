@@ -16,7 +16,7 @@ export interface SvgWord extends WordForm {
 /** The fixture Noto Sans SC, ready to draw words. */
 export async function fixtureWordFont(): Promise<WordFont> {
   const bytes = fs.readFileSync('tests/fixtures/fonts/noto-sans-sc/NotoSansSC_700Bold.ttf');
-  return loadWordFont((await decodeFont(new Uint8Array(bytes))).sfnt);
+  return loadWordFont({ bytes: (await decodeFont(new Uint8Array(bytes))).sfnt });
 }
 
 /** Reads the words back from a cloud's SVG (text mode): anchor, angle, size, text and direction. */

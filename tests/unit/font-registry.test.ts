@@ -2,9 +2,12 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { createCanvas } from '@napi-rs/canvas';
 import { afterEach, describe, expect, test } from 'vitest';
+import { readSfnt } from '../../src/server/engine/sfnt.ts';
+import { cmapOf, verticalMetrics } from '../../src/server/engine/sfnt-info.ts';
 import {
   acquireFace,
   type DrawingFace,
+  describeFace,
   registeredFaceCount,
   shareFontRegistry,
 } from '../../src/server/engine/text/font-registry.ts';
@@ -12,6 +15,7 @@ import {
 const FONTS = path.resolve('tests/fixtures/fonts');
 const REGULAR = path.join(FONTS, 'noto-sans-sc/NotoSansSC_400Regular.ttf');
 const KUAILE = path.join(FONTS, 'zcool-kuaile/ZCOOLKuaiLe_400Regular.ttf');
+const MASHAN = path.join(FONTS, 'ma-shan-zheng/MaShanZheng_400Regular.ttf');
 
 /** The alpha of 「永」 drawn in a face: equal arrays mean the same glyph. */
 function ink(family: string): Uint8Array {
@@ -105,5 +109,16 @@ describe('acquireFace', () => {
     take({ path: KUAILE });
     take({ path: KUAILE });
     expect(registeredFaceCount()).toBe(before + 1);
+  });
+
+  test('describes a face from its file without registering it, as its whole bytes would', async () => {
+    const fs = await import('node:fs');
+    const before = registeredFaceCount();
+    const described = describeFace({ path: MASHAN });
+    expect(registeredFaceCount()).toBe(before);
+    const sfnt = readSfnt(new Uint8Array(fs.readFileSync(MASHAN)));
+    expect([...described.codePoints]).toEqual([...cmapOf(sfnt).keys()].sort((a, b) => a - b));
+    expect(described.metrics).toEqual(verticalMetrics(sfnt));
+    expect(take({ path: MASHAN }).metrics).toEqual(described.metrics);
   });
 });

@@ -52,7 +52,7 @@ describe('makeCloud', () => {
       : {};
     const cloud = await makeCloud(request({ ...overrides, ...shaped }));
     expect(cloud.words.length).toBe(WORDS.length);
-    const svg = cloudSvg(request(overrides), cloud, 'text');
+    const svg = await cloudSvg(request(overrides), cloud, 'text');
     const placed = wordsOfSvg(svg);
     expect(placed.map((word) => word.text).sort()).toEqual([...WORDS].sort());
     const conflicts = inkConflicts(font, placed, cloud.mask);
@@ -73,7 +73,7 @@ describe('makeCloud', () => {
   });
 
   test('draws the same cloud for the same seed, and another for another seed', async () => {
-    const svgOf = async (seed: number) => cloudSvg(request({ seed }), await makeCloud(request({ seed })), 'text');
+    const svgOf = async (seed: number) => await cloudSvg(request({ seed }), await makeCloud(request({ seed })), 'text');
     expect(await svgOf(5)).toBe(await svgOf(5));
     expect(await svgOf(6)).not.toBe(await svgOf(5));
   });
@@ -85,7 +85,7 @@ describe('makeCloud', () => {
     expect([stats.width, stats.height]).toEqual([800, 700]);
     expect(stats.inked).toBeGreaterThan(5_000);
 
-    const svg = cloudSvg(request(), cloud, 'text');
+    const svg = await cloudSvg(request(), cloud, 'text');
     const embedded = /base64,([A-Za-z0-9+/=]+)\)/.exec(svg)?.[1];
     expect(embedded).toBeTruthy();
     const woff2 = new Uint8Array(Buffer.from(embedded ?? '', 'base64'));
@@ -97,7 +97,7 @@ describe('makeCloud', () => {
     );
     expect(new Set(cmapByFontTools(woff2).filter((cp) => cp > 0x20))).toEqual(wanted);
 
-    const outlines = cloudSvg(request(), cloud, 'outlines');
+    const outlines = await cloudSvg(request(), cloud, 'outlines');
     expect(outlines).not.toContain('<text');
     expect((outlines.match(/<path /g) ?? []).length).toBeGreaterThanOrEqual(WORDS.join('').length);
     const rendered = await pngStats(

@@ -49,6 +49,12 @@ const WEIGHTS = [
 ];
 const SAMPLE = '造字联盟像素字体 Pixel 16';
 
+/** The stroke slider's far end (threshold 0.05). */
+const MAX_WEIGHT_BIAS = 140;
+/** The slider position of a threshold, on its steps of 5. */
+const biasOf = (threshold: number) =>
+  Math.max(0, Math.min(MAX_WEIGHT_BIAS, Math.round(((0.75 - threshold) / 0.5) * 20) * 5));
+
 /** A key for the edits of one font at one grid size, as the browser keeps them. */
 const editsKey = (font: PickedFont, grid: number) =>
   `pixel-edits:${'fontId' in font.source ? `font-${font.source.fontId}` : `file-${font.source.fileId}`}:${grid}`;
@@ -103,7 +109,8 @@ export default function PixelTool(): ReactElement {
   };
   const controller = useRef<AbortController | null>(null);
 
-  // Bias 0–100: 50 is the outline as drawn; higher fills cells with less coverage (bolder strokes).
+  // Bias 0–140: 50 is the outline as drawn; higher fills cells with less coverage (bolder strokes).
+  // Past 100 the threshold goes down to 0.05, for hairline faces on small grids.
   const threshold = Math.round((0.75 - (weightBias / 100) * 0.5) * 100) / 100;
   const options: PixelOptions = useMemo(() => ({ grid, threshold, shape }), [grid, threshold, shape]);
   const key = font ? editsKey(font, grid) : '';
@@ -116,7 +123,7 @@ export default function PixelTool(): ReactElement {
       .then(({ id: projectId, name, data }) => {
         setProject({ id: projectId, name });
         setGrid(data.options.grid);
-        setWeightBias(Math.round(((0.75 - data.options.threshold) / 0.5) * 100));
+        setWeightBias(biasOf(data.options.threshold));
         setShape(data.options.shape);
         setCharsets(new Set(data.charsets));
         setExtra(data.text);
@@ -307,7 +314,7 @@ export default function PixelTool(): ReactElement {
                 id={ids.weight}
                 type="range"
                 min={0}
-                max={100}
+                max={MAX_WEIGHT_BIAS}
                 step={5}
                 value={weightBias}
                 aria-valuetext={weightBias === 50 ? '标准' : weightBias > 50 ? '偏粗' : '偏细'}
@@ -359,6 +366,27 @@ export default function PixelTool(): ReactElement {
               </>
             )}
           </div>
+          {font && preview?.faint && !previewError && (
+            <div className="pixel-faint" role="status">
+              <p>{preview.faint.message}</p>
+              <div className="pixel-faint__actions">
+                {preview.faint.threshold !== undefined && (
+                  <button
+                    type="button"
+                    className="btn"
+                    onClick={() => setWeightBias(biasOf(preview.faint?.threshold ?? threshold))}
+                  >
+                    笔画调粗
+                  </button>
+                )}
+                {preview.faint.grid !== undefined && (
+                  <button type="button" className="btn" onClick={() => setGrid(preview.faint?.grid ?? grid)}>
+                    改用 {preview.faint.grid} × {preview.faint.grid}
+                  </button>
+                )}
+              </div>
+            </div>
+          )}
           {preview && preview.glyphs.length > 0 && (
             <fieldset className="pixel-glyphs">
               <legend className="tool-field__label">点一个字，逐个像素修改</legend>

@@ -1,5 +1,7 @@
 import { type Canvas, createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { seededRandom } from '../../lib/seeded-random.ts';
+import { splitRuns } from '../engine/text/runs.ts';
+import type { SettingFace } from '../engine/text/typeset.ts';
 
 /** Size of a captcha background, as AJ-Captcha clients expect it. */
 export const CAPTCHA_WIDTH = 310;
@@ -126,14 +128,18 @@ function brushStroke(ctx: SKRSContext2D, rand: () => number, ink: string): void 
   }
 }
 
-function calligraphy(ctx: SKRSContext2D, rand: () => number, ink: string, fontFamily: string): void {
+function calligraphy(ctx: SKRSContext2D, rand: () => number, ink: string, faces: readonly SettingFace[]): void {
   const word = pick(WORDS, rand);
   const size = 40 + Math.floor(rand() * 14);
   const x = rand() < 0.5 ? 14 + rand() * 40 : CAPTCHA_WIDTH - size - 14 - rand() * 40;
-  ctx.font = `${size}px "${fontFamily}"`;
   ctx.textBaseline = 'top';
   ctx.fillStyle = `rgba(${ink},0.78)`;
-  [...word].forEach((char, i) => {
+  // Each character in the first face that has it; one that none has is left out, never boxed.
+  const characters = splitRuns(word, faces).runs.flatMap((run) =>
+    [...run.text].map((char) => ({ char, family: faces[run.face]?.family ?? '' })),
+  );
+  characters.forEach(({ char, family }, i) => {
+    ctx.font = `${size}px "${family}"`;
     ctx.fillText(char, x, 10 + i * (size + 4));
   });
   // A seal under the inscription.
@@ -165,7 +171,7 @@ function grain(ctx: SKRSContext2D, rand: () => number): void {
  * Draws one background of the set: rice paper, an ink-wash landscape, a red sun and either two
  * characters in a library brush font (when one is registered) or free brush strokes.
  */
-export function drawBackground(seed: number, fontFamily: string | undefined): Canvas {
+export function drawBackground(seed: number, faces: readonly SettingFace[]): Canvas {
   const canvas = createCanvas(CAPTCHA_WIDTH, CAPTCHA_HEIGHT);
   const ctx = canvas.getContext('2d');
   const rand = seededRandom(seed);
@@ -173,7 +179,7 @@ export function drawBackground(seed: number, fontFamily: string | undefined): Ca
   paper(ctx, rand);
   if (rand() < 0.7) sun(ctx, rand);
   mountains(ctx, rand, ink);
-  if (fontFamily) calligraphy(ctx, rand, ink, fontFamily);
+  if (faces.length > 0) calligraphy(ctx, rand, ink, faces);
   else for (let i = 0; i < 2; i += 1) brushStroke(ctx, rand, ink);
   grain(ctx, rand);
   return canvas;

@@ -1,5 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { type Canvas, createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
+import { type Canvas, createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import type { SettingFace } from '../engine/text/typeset.ts';
 import { CAPTCHA_HEIGHT, CAPTCHA_WIDTH, drawBackground } from './captcha-art.ts';
 
 const BODY = 42;
@@ -142,12 +143,13 @@ function decoyPlaces(x: number, count: number): number[] {
   return places;
 }
 
-/** The set of backgrounds, drawn once per process; a font family name is used for the inscriptions. */
+/** The set of backgrounds, drawn once per process; the inscriptions are set in the faces given. */
 export class BackgroundSet {
   private readonly backgrounds: Canvas[];
 
-  constructor(count: number, fontFamily: string | undefined) {
-    this.backgrounds = Array.from({ length: count }, (_, i) => drawBackground(7919 * (i + 1), fontFamily));
+  /** Draws every background now: the faces are needed only while the constructor runs. */
+  constructor(count: number, faces: readonly SettingFace[]) {
+    this.backgrounds = Array.from({ length: count }, (_, i) => drawBackground(7919 * (i + 1), faces));
   }
 
   /** How many backgrounds there are. */
@@ -204,10 +206,4 @@ export class BackgroundSet {
       x: left,
     };
   }
-}
-
-/** Registers font bytes under an alias for the inscriptions; answers the alias, or undefined when Skia refuses them. */
-export function registerCaptchaFont(bytes: Uint8Array, alias = 'captcha-brush'): string | undefined {
-  const key = GlobalFonts.register(Buffer.from(bytes), alias);
-  return key ? alias : undefined;
 }

@@ -98,6 +98,8 @@ export interface SubsetFace {
    * 10 MB font).
    */
   readonly size: number;
+  /** Bytes the face will hold once preprocessed. */
+  readonly preprocessedSize: number;
 }
 
 /** Thrown when HarfBuzz cannot read or subset a font. */
@@ -134,6 +136,9 @@ function loadInto(heap: Heap, font: Uint8Array): SubsetFace | undefined {
     },
     get preprocessed() {
       return preprocessed;
+    },
+    get preprocessedSize() {
+      return font.byteLength * PREPROCESSED_SIZE_FACTOR;
     },
     get uses() {
       return uses;

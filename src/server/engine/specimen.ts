@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { createCanvas } from '@napi-rs/canvas';
+import { acquireFace } from './text/font-registry.ts';
 
 // A specimen of a submitted face, drawn on the server so reviewers see the font as the designer
 // made it before anything is published: its name, a classical line, a modern line, Latin and
@@ -15,14 +15,12 @@ const LINES = [
   { text: '0123456789 ，。、；：？！“”《》', size: 30 },
 ];
 
-/** A PNG specimen of one face; `codePoints` are the characters it maps. */
-export function drawSpecimen(sfnt: Uint8Array, name: string, codePoints: ReadonlySet<number>): Uint8Array {
-  const family = `specimen-${createHash('sha1').update(sfnt).digest('hex').slice(0, 16)}`;
-  const key = GlobalFonts.register(Buffer.from(sfnt.buffer, sfnt.byteOffset, sfnt.byteLength), family);
-  if (!key) throw new Error('The face could not be loaded for drawing');
+/** A PNG specimen of one face. */
+export function drawSpecimen(sfnt: Uint8Array, name: string): Uint8Array {
+  const face = acquireFace({ bytes: sfnt });
+  const { family } = face;
   try {
-    const keep = (text: string) =>
-      [...text].filter((ch) => ch === ' ' || codePoints.has(ch.codePointAt(0) ?? 0)).join('');
+    const keep = (text: string) => [...text].filter((ch) => ch === ' ' || face.has(ch.codePointAt(0) ?? 0)).join('');
     const lines = [
       { text: keep(name) || name, size: 28, label: true },
       ...LINES.map((line) => ({ ...line, text: keep(line.text), label: false })),
@@ -43,6 +41,6 @@ export function drawSpecimen(sfnt: Uint8Array, name: string, codePoints: Readonl
     }
     return new Uint8Array(canvas.toBuffer('image/png'));
   } finally {
-    GlobalFonts.remove(key);
+    face.release();
   }
 }

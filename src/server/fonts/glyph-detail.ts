@@ -2,7 +2,8 @@ import type { GlyphDetail } from '../../contract/fonts.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { glyphOutline } from '../engine/glyph-outline.ts';
 import { badRequest, notFound } from '../http/envelope.ts';
-import { subsetToTtf } from '../webfont/subset.ts';
+import { mappedCodePoints, PREVIEW_QUALITY } from '../webfont/previews.ts';
+import { subsetPool } from '../webfont/subset-pool.ts';
 import { resolveFaces } from './resolve.ts';
 
 // One character of a face for the glyph browser's zoom and lookup (「有没有这个字？」) and the
@@ -41,8 +42,12 @@ export async function glyphDetail(gno: string, char: string, database?: Db): Pro
     unicode: unicodeOf(codePoint),
     fontGNo: resolved.face.gno,
   };
-  const { ttf, missing } = await subsetToTtf([resolved.face.gno], base.char);
-  const outline = missing.length === 0 ? glyphOutline(ttf, codePoint) : undefined;
+  // A one-character subset is a preview's size: it goes to the preview workers, which hold the page's face.
+  const { ttf } = await subsetPool().run(
+    { fontId: resolved.face.sha256, key: resolved.face.fileKey, codePoints: [codePoint], quality: PREVIEW_QUALITY },
+    'preview',
+  );
+  const outline = mappedCodePoints(ttf).has(codePoint) ? glyphOutline(ttf, codePoint) : undefined;
   let detail: GlyphDetail = { ...base, has: false };
   if (outline) {
     const { advanceHeight, ...rest } = outline;

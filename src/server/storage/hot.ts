@@ -74,6 +74,10 @@ export class HotStorage implements Storage {
     return this.#driver.url(key);
   }
 
+  localFile(key: string): string | undefined {
+    return this.#driver.localFile(key);
+  }
+
   sweepLeftovers(before: Date, prefix: string): Promise<number> {
     return this.#driver.sweepLeftovers(before, prefix);
   }

@@ -97,6 +97,11 @@ export interface Storage {
   /** The public path that serves the object, '/files/<key>'. */
   url(key: string): string;
   /**
+   * The file on this machine that holds the object, for readers that map a file rather than hold
+   * its bytes (Skia drawing a library font); undefined when objects are elsewhere (a bucket).
+   */
+  localFile(key: string): string | undefined;
+  /**
    * Removes what a killed process left behind, untouched since `before`: partial writes, and empty
    * folders under `prefix` (a short-lived area such as 'tools'). Answers how many were removed.
    */

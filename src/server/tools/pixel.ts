@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PIXEL_SHAPES, type PixelPreview } from '../../contract/tools.ts';
 import type { JobView } from '../../lib/tools-types.ts';
 import { TOOL_TASKS } from '../db/schema/index.ts';
+import { faintMessage } from '../engine/pixel/thin.ts';
 import { badRequest } from '../http/envelope.ts';
 import type { ToolClient } from './clients.ts';
 import { enqueueJob, type JobKind } from './jobs.ts';
@@ -123,7 +124,12 @@ export async function previewPixelFont(
   const result = await toolsPool().run(
     {
       kind: 'pixelPreview',
-      source: { key: source.key, faceIndex: request.faceIndex ?? 0, maxSfntBytes: MAX_DECODED_FONT_BYTES },
+      source: {
+        key: source.key,
+        faceIndex: request.faceIndex ?? 0,
+        maxSfntBytes: MAX_DECODED_FONT_BYTES,
+        sha256: source.sha256,
+      },
       options: request.options,
       text: request.text,
       edits: request.edits,
@@ -137,6 +143,9 @@ export async function previewPixelFont(
     height: result.height,
     glyphs: result.glyphs,
     missing: result.missing,
+    ...(result.faint && {
+      faint: { message: faintMessage(request.options.grid, result.faint), ...result.faint },
+    }),
   };
 }
 
@@ -154,7 +163,7 @@ export async function startPixelFont(request: z.infer<typeof pixelFontRequest>, 
   if (covered === 0) throw badRequest('这款字体里没有所选的任何字符，请换一款字体或字符集');
   const { grid } = request.options;
   const params: PixelFontParams = {
-    source: { key: source.key, faceIndex, maxSfntBytes: MAX_DECODED_FONT_BYTES },
+    source: { key: source.key, faceIndex, maxSfntBytes: MAX_DECODED_FONT_BYTES, sha256: source.sha256 },
     options: request.options,
     codePoints,
     edits: request.edits,

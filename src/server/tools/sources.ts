@@ -26,6 +26,8 @@ export interface ToolSource {
   /** Download name stem of the outputs, from the upload's name or the library font. */
   stem: string;
   faces: number;
+  /** The SHA-256 of a library font's file (uploads have none recorded). */
+  sha256?: string;
 }
 
 /** The outline kind from a font's table directory, read from the first bytes of the stored file. */
@@ -65,7 +67,7 @@ export async function resolveSource(source: z.infer<typeof sourceSchema>, faceIn
   if (faceIndex !== 0) throw badRequest('字体库中的字体只有一款，字体序号只能是 0');
   const database = await db();
   const [row] = await database
-    .select({ fileKey: fonts.fileKey, postscriptName: fonts.postscriptName, gno: fonts.gno })
+    .select({ fileKey: fonts.fileKey, postscriptName: fonts.postscriptName, gno: fonts.gno, sha256: fonts.sha256 })
     .from(fonts)
     .innerJoin(fontFamilies, eq(fonts.familyId, fontFamilies.id))
     .where(and(eq(fonts.id, source.fontId), eq(fontFamilies.published, true)))
@@ -76,5 +78,6 @@ export async function resolveSource(source: z.infer<typeof sourceSchema>, faceIn
     outline: await outlineOfStored(row.fileKey),
     stem: safeFileStem(row.postscriptName || row.gno, row.gno),
     faces: 1,
+    sha256: row.sha256,
   };
 }

@@ -1,5 +1,5 @@
-import { and, count, eq, inArray, sql } from 'drizzle-orm';
-import { ensureCover } from '../../content/covers.ts';
+import { and, count, eq, inArray } from 'drizzle-orm';
+import { type CoverRequest, ensureCover, slugOfCoverKey } from '../../content/covers.ts';
 import { renderMarkdown } from '../../content/html.ts';
 import type { Storage } from '../../storage/index.ts';
 import type { Db } from '../client.ts';
@@ -18,14 +18,16 @@ import type { ContentFile } from './content-files.ts';
 /** The order the encyclopedia's tags are listed in; tags not named here follow in file order. */
 export const BAIKE_TAG_ORDER = ['楷书', '行书', '草书', '隶书', '篆书', '书法家', '碑帖', '文房四宝', '笔法'];
 
-/** What seeding one item did. */
-export type ItemOutcome = 'added' | 'kept';
+/** What seeding one item did: added it, kept its row as it was, or kept it and drew its cover again. */
+export type ItemOutcome = 'added' | 'kept' | 'redrawn';
 
 /** The context items are seeded in: database, storage, and where to report unknown fonts. */
 export interface SeedItemContext {
   db: Db;
   storage: Storage;
   warn(message: string): void;
+  /** Told when a kept site row's cover was drawn again. */
+  redrawn?(): void;
 }
 
 /**
@@ -34,15 +36,6 @@ export interface SeedItemContext {
  */
 export function articleSlug(file: Pick<ContentFile, 'kind' | 'slug'>): string {
   return `${file.kind}/${file.slug}`;
-}
-
-/**
- * Albums, collections and cases have no slug column; their seeded rows are recognised by their
- * cover key, which is made from the slug (covers/<kind>/<slug>-<hash>.webp) and which editing the
- * item keeps. This one query is the place to change should the tables gain a slug.
- */
-function coverKeyPattern(kind: string, slug: string) {
-  return `^covers/${kind}/${slug}-[0-9a-f]{12}\\.webp$`;
 }
 
 /** Resolves the font list of a file to family ids: family gnos or child font gnos, unknown ones reported. */
@@ -75,6 +68,24 @@ async function familyGnos(db: Db, ids: number[]): Promise<string[]> {
   return ids.map((id) => rows.find((row) => row.id === id)?.gno).filter((gno): gno is string => Boolean(gno));
 }
 
+/**
+ * Draws the cover of a kept row again when what it is drawn from changed since it was drawn (the
+ * drawing rules, the faces its text needs): the key then differs, and the row takes the new one.
+ * Only a cover still named after the seed file is touched; editors' own choices are theirs.
+ */
+export async function redrawCover(
+  ctx: SeedItemContext,
+  current: string | null,
+  request: CoverRequest,
+  store: (coverKey: string) => Promise<unknown>,
+): Promise<ItemOutcome> {
+  if (slugOfCoverKey(request.kind, current) !== request.slug) return 'kept';
+  const coverKey = await ensureCover(ctx.db, ctx.storage, request);
+  if (coverKey === current) return 'kept';
+  await store(coverKey);
+  return 'redrawn';
+}
+
 /** Only web addresses and stored files may be played as a video. */
 function safeVideoUrl(url: string | undefined): string | null {
   if (!url) return null;
@@ -99,13 +110,54 @@ export async function ensureArticleTag(db: Db, kind: ArticleKind, name: string):
   return ensureArticleTag(db, kind, name);
 }
 
-/** Seeds an article file (news, baike, zixun) unless its row exists; an existing row is never changed. */
+/**
+ * Answers whether the item of a file is in the database: an article by its slug ('news/<slug>'), an
+ * album, collection or case by the file name it was seeded from (their `slug`).
+ */
+export async function itemExists(db: Db, file: ContentFile): Promise<boolean> {
+  if (file.kind === 'album' || file.kind === 'heji') {
+    const kind = file.kind;
+    const [row] = await db
+      .select({ id: fontGroups.id })
+      .from(fontGroups)
+      .where(and(eq(fontGroups.kind, kind), eq(fontGroups.slug, file.slug)));
+    return row !== undefined;
+  }
+  if (file.kind === 'case') {
+    const [row] = await db.select({ id: cases.id }).from(cases).where(eq(cases.slug, file.slug));
+    return row !== undefined;
+  }
+  const [row] = await db
+    .select({ id: articles.id })
+    .from(articles)
+    .where(eq(articles.slug, articleSlug(file)));
+  return row !== undefined;
+}
+
+/**
+ * Seeds an article file (news, baike, zixun) unless its row exists (whose cover may be drawn again).
+ * The slug is unique, so of two seeders adding the same file at once one row is written.
+ */
 export async function seedArticle(ctx: SeedItemContext, file: ContentFile): Promise<ItemOutcome> {
   if (file.kind !== 'news' && file.kind !== 'baike' && file.kind !== 'zixun')
     throw new Error(`not an article: ${file.kind}`);
   const slug = articleSlug(file);
-  const [existing] = await ctx.db.select({ id: articles.id }).from(articles).where(eq(articles.slug, slug));
-  if (existing) return 'kept';
+  const [existing] = await ctx.db
+    .select({ id: articles.id, title: articles.title, coverKey: articles.coverKey })
+    .from(articles)
+    .where(eq(articles.slug, slug));
+  if (existing) {
+    // A title an editor changed was drawn, as the editor saves it, in the kind's own fonts.
+    // Unknown fonts were reported when the item was added; a kept item is not reported again.
+    const quiet = { ...ctx, warn: () => undefined };
+    const fonts = existing.title === file.title ? await familyGnos(ctx.db, await resolveFamilies(quiet, file)) : [];
+    return redrawCover(
+      ctx,
+      existing.coverKey,
+      { kind: file.kind, slug: file.slug, title: existing.title, fonts },
+      (key) => ctx.db.update(articles).set({ coverKey: key }).where(eq(articles.id, existing.id)),
+    );
+  }
   const familyIds = await resolveFamilies(ctx, file);
   const coverKey = await ensureCover(ctx.db, ctx.storage, {
     kind: file.kind,
@@ -138,15 +190,29 @@ export async function seedArticle(ctx: SeedItemContext, file: ContentFile): Prom
   return inserted.length > 0 ? 'added' : 'kept';
 }
 
-/** Seeds an album or collection (heji) file with its fonts unless a row made from it exists. */
+/** Seeds an album or collection (heji) file with its fonts unless a row of its kind and slug exists. */
 export async function seedFontGroup(ctx: SeedItemContext, file: ContentFile, sort: number): Promise<ItemOutcome> {
   if (file.kind !== 'album' && file.kind !== 'heji') throw new Error(`not a font group: ${file.kind}`);
   const kind = file.kind;
   const [existing] = await ctx.db
-    .select({ id: fontGroups.id })
+    .select({ id: fontGroups.id, title: fontGroups.title, coverKey: fontGroups.coverKey })
     .from(fontGroups)
-    .where(and(eq(fontGroups.kind, kind), sql`${fontGroups.coverKey} ~ ${coverKeyPattern(kind, file.slug)}`));
-  if (existing) return 'kept';
+    .where(and(eq(fontGroups.kind, kind), eq(fontGroups.slug, file.slug)));
+  if (existing) {
+    const members = await ctx.db
+      .select({ gno: fontFamilies.gno })
+      .from(fontGroupFonts)
+      .innerJoin(fontFamilies, eq(fontGroupFonts.familyId, fontFamilies.id))
+      .where(and(eq(fontGroupFonts.kind, kind), eq(fontGroupFonts.groupId, existing.id)))
+      .orderBy(fontGroupFonts.sort);
+    const request = { kind, slug: file.slug, title: existing.title, fonts: members.map((member) => member.gno) };
+    return redrawCover(ctx, existing.coverKey, request, (key) =>
+      ctx.db
+        .update(fontGroups)
+        .set({ coverKey: key })
+        .where(and(eq(fontGroups.kind, kind), eq(fontGroups.id, existing.id))),
+    );
+  }
   const familyIds = await resolveFamilies(ctx, file);
   const coverKey = await ensureCover(ctx.db, ctx.storage, {
     kind: file.kind,
@@ -155,6 +221,7 @@ export async function seedFontGroup(ctx: SeedItemContext, file: ContentFile, sor
     fonts: await familyGnos(ctx.db, familyIds),
   });
   const values = {
+    slug: file.slug,
     title: file.title,
     summary: file.summary,
     descriptionHtml: renderMarkdown(file.body),
@@ -163,26 +230,33 @@ export async function seedFontGroup(ctx: SeedItemContext, file: ContentFile, sor
     sort: file.sort ?? sort,
     publishedAt: file.publishedAt ?? new Date(),
   };
-  await ctx.db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(fontGroups)
       .values({ ...values, kind })
+      .onConflictDoNothing()
       .returning({ id: fontGroups.id });
-    if (row && familyIds.length > 0)
+    if (!row) return 'kept';
+    if (familyIds.length > 0)
       await tx
         .insert(fontGroupFonts)
         .values(familyIds.map((familyId, index) => ({ kind, groupId: row.id, familyId, sort: index })));
+    return 'added';
   });
-  return 'added';
 }
 
-/** Seeds a case file unless a row made from it exists; the first font it names is the case's family. */
+/** Seeds a case file unless a row of its slug exists; the first font it names is the case's family. */
 export async function seedCase(ctx: SeedItemContext, file: ContentFile, sort: number): Promise<ItemOutcome> {
   const [existing] = await ctx.db
-    .select({ id: cases.id })
+    .select({ id: cases.id, title: cases.title, coverKey: cases.coverKey, familyId: cases.familyId })
     .from(cases)
-    .where(sql`${cases.coverKey} ~ ${coverKeyPattern('case', file.slug)}`);
-  if (existing) return 'kept';
+    .where(eq(cases.slug, file.slug));
+  if (existing) {
+    const fonts = await familyGnos(ctx.db, existing.familyId ? [existing.familyId] : []);
+    return redrawCover(ctx, existing.coverKey, { kind: 'case', slug: file.slug, title: existing.title, fonts }, (key) =>
+      ctx.db.update(cases).set({ coverKey: key }).where(eq(cases.id, existing.id)),
+    );
+  }
   const familyIds = await resolveFamilies(ctx, file);
   const coverKey = await ensureCover(ctx.db, ctx.storage, {
     kind: 'case',
@@ -190,16 +264,21 @@ export async function seedCase(ctx: SeedItemContext, file: ContentFile, sort: nu
     title: file.title,
     fonts: await familyGnos(ctx.db, familyIds),
   });
-  await ctx.db.insert(cases).values({
-    title: file.title,
-    client: file.client ?? null,
-    summary: file.summary,
-    bodyHtml: renderMarkdown(file.body),
-    coverKey,
-    familyId: familyIds[0] ?? null,
-    status: 'published',
-    sort: file.sort ?? sort,
-    publishedAt: file.publishedAt ?? new Date(),
-  });
-  return 'added';
+  const inserted = await ctx.db
+    .insert(cases)
+    .values({
+      slug: file.slug,
+      title: file.title,
+      client: file.client ?? null,
+      summary: file.summary,
+      bodyHtml: renderMarkdown(file.body),
+      coverKey,
+      familyId: familyIds[0] ?? null,
+      status: 'published',
+      sort: file.sort ?? sort,
+      publishedAt: file.publishedAt ?? new Date(),
+    })
+    .onConflictDoNothing()
+    .returning({ id: cases.id });
+  return inserted.length > 0 ? 'added' : 'kept';
 }

@@ -2,10 +2,15 @@ import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import zlib from 'node:zlib';
 import { and, eq, inArray, notInArray } from 'drizzle-orm';
 import { oflText } from '../../engine/data-files.ts';
 import { type FontMetadata, readFontMetadata } from '../../engine/metadata.ts';
+import { readSfnt } from '../../engine/sfnt.ts';
+import { cmapOf } from '../../engine/sfnt-info.ts';
+import { storeCodePoints } from '../../fonts/cmap-cache.ts';
 import { childGno, pickDefaultFace } from '../../fonts/faces.ts';
+import { storeCrc32 } from '../../fonts/stored-zip.ts';
 import type { Storage } from '../../storage/index.ts';
 import type { Db } from '../client.ts';
 import { fontFamilies, fonts } from '../schema/index.ts';
@@ -75,6 +80,10 @@ export async function indexFaces(
     const hash = await sha256(bytes);
     stored.push(fileKey);
     await store.put(fileKey, bytes);
+    // The glyph browser and the coverage index read this instead of parsing the font again.
+    await storeCodePoints(store, hash, cmapOf(readSfnt(bytes)).keys());
+    // Zips of the family are laid out before they are sent, so their size is known (stored-zip.ts).
+    await storeCrc32(store, hash, zlib.crc32(bytes));
     faces.push({ gno, meta, weight: meta.weight, italic: meta.italic, fileKey, fileSize: bytes.length, sha256: hash });
     await yieldToEventLoop();
   }

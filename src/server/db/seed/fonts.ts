@@ -12,7 +12,9 @@ import {
   ensureTarball,
   extractFontFiles,
   type FamilyFiles,
+  RegistryUnreachableError,
   readFixtureFiles,
+  rebuildSlicedFiles,
   tarballCachePath,
 } from './font-sources.ts';
 
@@ -36,7 +38,7 @@ export interface SeedFontsOptions {
   db?: Db;
   /** Defaults to the configured storage. */
   storage?: Storage;
-  /** Defaults to FONT_CATALOGUE or FIXTURE_CATALOGUE according to `source`. */
+  /** The families to seed, in this order; defaults to FONT_CATALOGUE or FIXTURE_CATALOGUE according to `source`. */
   catalogue?: readonly CatalogueEntry[];
   /** Defaults to tests/fixtures/fonts under the working directory. */
   fixturesDir?: string;
@@ -52,12 +54,15 @@ export interface SeedFontsResult {
   skipped: string[];
   failed: Array<{ gno: string; error: string }>;
   downloadedBytes: number;
+  /** Why the run stopped early when the registry could not be reached at all; the rest were not tried. */
+  unreachable?: string;
 }
 
 const PROGRESS_INTERVAL_MS = 100;
 
-function sizeOf(entry: CatalogueEntry): number {
-  return entry.source.kind === 'registry' ? entry.source.size : 0;
+/** A family's package size in bytes (0 for a fixture folder). */
+export function sizeOf(entry: CatalogueEntry): number {
+  return entry.source.kind === 'fixture' ? 0 : entry.source.size;
 }
 
 async function fixtureStamp(dir: string): Promise<SourceStamp> {
@@ -74,20 +79,21 @@ async function fixtureStamp(dir: string): Promise<SourceStamp> {
 
 async function stampOf(entry: CatalogueEntry, fixturesDir: string): Promise<SourceStamp> {
   const { source } = entry;
-  if (source.kind === 'registry') {
-    return { sourcePackage: `${source.scope}/${source.name}`, sourceVersion: source.version };
+  if (source.kind !== 'fixture') {
+    const name = source.scope ? `${source.scope}/${source.name}` : source.name;
+    return { sourcePackage: name, sourceVersion: source.version };
   }
   return fixtureStamp(path.join(fixturesDir, source.dir));
 }
 
 async function needsDownload(entry: CatalogueEntry, cacheDir: string): Promise<boolean> {
-  if (entry.source.kind !== 'registry') return false;
+  if (entry.source.kind === 'fixture') return false;
   const stat = await fsp.stat(tarballCachePath(cacheDir, entry.source)).catch(() => undefined);
   return stat?.size !== entry.source.size;
 }
 
 /**
- * Seeds the font library: the font dictionary, then every catalogue family, smallest first. For
+ * Seeds the font library: the font dictionary, then every catalogue family in the order given. For
  * the registry, each package's tarball is fetched into `${DATA_DIR}/cache/npm` (reused while its
  * integrity matches), its TTFs and LICENSE_FONT are unpacked, each font is read and stored under
  * `fonts/<gno>/`, and the rows are written. Families already seeded from the same source with
@@ -99,8 +105,7 @@ export async function seedFonts(options: SeedFontsOptions): Promise<SeedFontsRes
   const store = options.storage ?? configuredStorage();
   const fixturesDir = path.resolve(options.fixturesDir ?? 'tests/fixtures/fonts');
   const cacheDir = path.join(config.dataDir, 'cache', 'npm');
-  const catalogue = [...(options.catalogue ?? (options.source === 'registry' ? FONT_CATALOGUE : FIXTURE_CATALOGUE))];
-  catalogue.sort((a, b) => sizeOf(a) - sizeOf(b));
+  const catalogue = options.catalogue ?? (options.source === 'registry' ? FONT_CATALOGUE : FIXTURE_CATALOGUE);
 
   await seedFontDicts(database);
 
@@ -135,17 +140,24 @@ export async function seedFonts(options: SeedFontsOptions): Promise<SeedFontsRes
 
   for (const { entry, stamp } of pending) {
     if (options.signal?.aborted) break;
+    // Once the registry cannot be reached, only families already in the download cache are seeded.
+    if (result.unreachable && (await needsDownload(entry, cacheDir))) {
+      result.failed.push({ gno: entry.gno, error: `not tried: ${result.unreachable}` });
+      progress.familiesDone++;
+      continue;
+    }
     const started = performance.now();
     const stored: string[] = [];
     const workDir = path.join(config.dataDir, 'cache', 'tmp', `${entry.gno}-${randomUUID()}`);
     progress.gno = entry.gno;
     try {
       let files: FamilyFiles;
-      if (entry.source.kind === 'registry') {
+      if (entry.source.kind !== 'fixture') {
+        const source = entry.source;
         progress.phase = 'download';
         report(true);
         const { file, downloaded } = await ensureTarball({
-          source: entry.source,
+          source,
           cacheDir,
           registry: config.NPM_REGISTRY,
           signal: options.signal,
@@ -157,10 +169,13 @@ export async function seedFonts(options: SeedFontsOptions): Promise<SeedFontsRes
             report();
           },
         });
-        if (downloaded) log().debug({ gno: entry.gno, bytes: entry.source.size }, 'font package downloaded');
+        if (downloaded) log().debug({ gno: entry.gno, bytes: source.size }, 'font package downloaded');
         progress.phase = 'index';
         report(true);
-        files = await extractFontFiles(file, workDir);
+        files =
+          source.kind === 'sliced'
+            ? await rebuildSlicedFiles(file, workDir, source, options.signal)
+            : await extractFontFiles(file, workDir);
       } else {
         report(true);
         files = await readFixtureFiles(path.join(fixturesDir, entry.source.dir));
@@ -181,7 +196,8 @@ export async function seedFonts(options: SeedFontsOptions): Promise<SeedFontsRes
       if (options.signal?.aborted) break;
       const message = error instanceof Error ? error.message : String(error);
       result.failed.push({ gno: entry.gno, error: message });
-      log().warn({ gno: entry.gno, err: error }, 'font family could not be seeded');
+      if (error instanceof RegistryUnreachableError) result.unreachable = message;
+      else log().warn({ gno: entry.gno, err: error }, 'font family could not be seeded');
     } finally {
       await fsp.rm(workDir, { recursive: true, force: true });
       progress.familiesDone++;

@@ -3,10 +3,11 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { getEnvironmentData, isMainThread, setEnvironmentData } from 'node:worker_threads';
+import { getEnvironmentData, isMainThread, setEnvironmentData, threadId } from 'node:worker_threads';
 import { PROJECT_MANIFEST } from '../../paths.ts';
 import { readSfnt } from '../sfnt.ts';
-import { cmapOf } from '../sfnt-info.ts';
+import { readSfntFile } from '../sfnt-file.ts';
+import { cmapOf, verticalMetrics } from '../sfnt-info.ts';
 
 // The process's one register of the faces Skia (@napi-rs/canvas) draws text with. Every drawer —
 // pixel fonts, word clouds, identification's references, covers, the captcha, specimens — asks
@@ -34,8 +35,17 @@ export interface DrawingFace {
   has(codePoint: number): boolean;
   /** The code points the face maps, ascending. */
   readonly codePoints: Uint32Array;
+  /** The typographic ascender and descender (OS/2, else hhea) and the units per em. */
+  readonly metrics: FaceMetrics;
   /** Gives the face back; the last holder in the process unregisters it. Calling it twice is harmless. */
   release(): void;
+}
+
+/** A face's vertical metrics, in font units. */
+export interface FaceMetrics {
+  ascender: number;
+  descender: number;
+  unitsPerEm: number;
 }
 
 /**
@@ -63,13 +73,19 @@ interface Shared {
 // The module may be loaded twice in one thread (the Astro bundle and the start script each hold a
 // copy); the shared table and the per-thread coverage cache hang off globalThis so both copies agree.
 const STATE = Symbol.for('font-alliance.font-registry');
+interface FaceInfo {
+  codePoints: Uint32Array;
+  metrics: FaceMetrics;
+}
 interface ThreadState {
   shared: Shared | undefined;
-  coverage: Map<string, Uint32Array>;
+  coverage: Map<string, FaceInfo>;
   canvas: typeof import('@napi-rs/canvas') | undefined;
+  /** Bytes staged by this thread so far, for unique file names. */
+  staged: number;
 }
 const slot = globalThis as { [STATE]?: ThreadState };
-slot[STATE] ??= { shared: undefined, coverage: new Map(), canvas: undefined };
+slot[STATE] ??= { shared: undefined, coverage: new Map(), canvas: undefined, staged: 0 };
 const thread: ThreadState = slot[STATE];
 
 /**
@@ -180,31 +196,51 @@ function idOf(source: FaceSource): string {
     .digest('hex');
 }
 
-/** The file Skia registers the face from: a link to the caller's file, or the bytes written once. */
-function materialise(file: string, source: FaceSource): void {
-  fs.rmSync(file, { force: true });
-  if ('path' in source) {
-    fs.symlinkSync(path.resolve(source.path), file);
-    return;
-  }
-  const partial = `${file}.${process.pid}.${Date.now()}.partial`;
+/**
+ * Writes a face given as bytes to a file of its own beside the registered ones, before the lock is
+ * taken: a 20 MB font takes tens of milliseconds to write, and no other thread (the event loop among
+ * them) should wait on the lock for that.
+ */
+function stage(directory: string, source: FaceSource): string | undefined {
+  if (!('bytes' in source)) return undefined;
+  const partial = path.join(directory, `${threadId}.${thread.staged++}.partial`);
   fs.writeFileSync(partial, source.bytes);
-  fs.renameSync(partial, file);
+  return partial;
 }
 
-function coverageOf(id: string, source: FaceSource): Uint32Array {
+/** Puts the file Skia registers the face from in place: a link to the caller's file, or the bytes. */
+function materialise(file: string, source: FaceSource, staged: string | undefined): void {
+  fs.rmSync(file, { force: true });
+  if ('path' in source) fs.symlinkSync(path.resolve(source.path), file);
+  else if (staged) fs.renameSync(staged, file);
+  // The face was let go between the look before the lock and the lock: written now, rarely.
+  else fs.writeFileSync(file, source.bytes);
+}
+
+/** Whether a face is registered now, read without the lock (a hint: the lock decides). */
+function isLive(table: Int32Array, high: number, low: number): boolean {
+  for (let probe = 0; probe < CAPACITY; probe++) {
+    const base = HEADER_INTS + (((low >>> 0) + probe) % CAPACITY) * SLOT_INTS;
+    const state = Atomics.load(table, base + 3);
+    if (state === EMPTY) return false;
+    if (state === LIVE && Atomics.load(table, base) === high && Atomics.load(table, base + 1) === low) return true;
+  }
+  return false;
+}
+
+function infoOf(id: string, source: FaceSource): FaceInfo {
   const cached = thread.coverage.get(id);
   if (cached) {
     thread.coverage.delete(id);
     thread.coverage.set(id, cached);
     return cached;
   }
-  const bytes = 'bytes' in source ? source.bytes : new Uint8Array(fs.readFileSync(source.path));
-  const points = Uint32Array.from(cmapOf(readSfnt(bytes)).keys()).sort();
-  thread.coverage.set(id, points);
+  const sfnt = 'bytes' in source ? readSfnt(source.bytes) : readSfntFile(source.path, ['cmap', 'head', 'hhea', 'OS/2']);
+  const info = { codePoints: Uint32Array.from(cmapOf(sfnt).keys()).sort(), metrics: verticalMetrics(sfnt) };
+  thread.coverage.set(id, info);
   // A few dozen faces' code points per thread (about 120 KB for a full CJK face).
   if (thread.coverage.size > 64) thread.coverage.delete(thread.coverage.keys().next().value as string);
-  return points;
+  return info;
 }
 
 function includes(points: Uint32Array, codePoint: number): boolean {
@@ -220,18 +256,37 @@ function includes(points: Uint32Array, codePoint: number): boolean {
   return false;
 }
 
+/** What a face maps and its metrics, known without registering it. */
+export interface FaceDescription {
+  readonly id: string;
+  readonly codePoints: Uint32Array;
+  readonly metrics: FaceMetrics;
+  has(codePoint: number): boolean;
+}
+
+/**
+ * Describes a face without registering it: for choosing which faces a text needs (and naming a
+ * picture by them) before drawing, so a picture already drawn costs no registration.
+ */
+export function describeFace(source: FaceSource): FaceDescription {
+  const id = idOf(source);
+  const { codePoints, metrics } = infoOf(id, source);
+  return { id, codePoints, metrics, has: (codePoint) => includes(codePoints, codePoint) };
+}
+
 /**
  * Registers a face for drawing (or counts one more holder of a face already registered, by any thread
  * of the process) and answers its family name and coverage. Throws when Skia cannot read the font.
  */
 export function acquireFace(source: FaceSource): DrawingFace {
   const id = idOf(source);
-  const codePoints = coverageOf(id, source);
+  const { codePoints, metrics } = infoOf(id, source);
   const { table, directory } = shared();
   const high = Number.parseInt(id.slice(0, 8), 16) | 0;
   const low = Number.parseInt(id.slice(8, 16), 16) | 0;
   const family = `face-${id.slice(0, 24)}`;
   const file = path.join(directory, `${id.slice(0, 24)}.font`);
+  let staged = isLive(table, high, low) ? undefined : stage(directory, source);
   lock(table);
   try {
     const { index, found } = findSlot(table, high, low);
@@ -239,7 +294,8 @@ export function acquireFace(source: FaceSource): DrawingFace {
     if (found) {
       table[base + 2] = (table[base + 2] as number) + 1;
     } else {
-      materialise(file, source);
+      materialise(file, source, staged);
+      staged = undefined;
       if (!canvas().GlobalFonts.registerFromPath(file, family)) {
         fs.rmSync(file, { force: true });
         throw new Error('The font could not be loaded for drawing');
@@ -249,12 +305,14 @@ export function acquireFace(source: FaceSource): DrawingFace {
     }
   } finally {
     unlock(table);
+    if (staged) fs.rmSync(staged, { force: true });
   }
   let held = true;
   return {
     id,
     family,
     codePoints,
+    metrics,
     has: (codePoint) => includes(codePoints, codePoint),
     release() {
       if (!held) return;

@@ -1,7 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import { seededRandom } from '../../../lib/seeded-random.ts';
 import { loadSubsetFace } from '../hb-subset.ts';
-import { readSfnt } from '../sfnt.ts';
-import { cmapOf, verticalMetrics } from '../sfnt-info.ts';
+import { acquireFace, type FaceSource } from '../text/font-registry.ts';
 import { encodeWoff2Fast } from '../woff2-fast.ts';
 import { PALETTES, type PaletteName, paletteColors, pictureColors } from './colors.ts';
 import { drawCloud, WordFont } from './draw.ts';
@@ -44,10 +44,12 @@ export interface Cloud {
   mask: Mask;
 }
 
-/** Reads a font for drawing clouds: its characters and vertical metrics. */
-export function loadWordFont(sfnt: Uint8Array): WordFont {
-  const parsed = readSfnt(sfnt);
-  return new WordFont(sfnt, new Set(cmapOf(parsed).keys()), verticalMetrics(parsed));
+/** Takes a face from the font registry for drawing clouds; `close()` the answer to give it back. */
+export function loadWordFont(source: FaceSource): WordFont {
+  const face = acquireFace(source);
+  const read =
+    'bytes' in source ? async () => source.bytes : () => readFile(source.path).then((b) => new Uint8Array(b));
+  return new WordFont(face, read);
 }
 
 async function maskOf(request: CloudRequest): Promise<PictureMask> {
@@ -101,17 +103,18 @@ export async function cloudPng(request: CloudRequest, cloud: Cloud): Promise<Uin
 }
 
 /** The cloud as SVG: words as text in an embedded subset of the font, or as outlines. */
-export function cloudSvg(request: CloudRequest, cloud: Cloud, as: 'text' | 'outlines'): string {
+export async function cloudSvg(request: CloudRequest, cloud: Cloud, as: 'text' | 'outlines'): Promise<string> {
   const options = {
     width: request.width,
     height: request.height,
     background: request.background,
     familyName: request.familyName,
   };
-  if (as === 'outlines') return cloudSvgOutlines(request.font, cloud.words, options);
+  const sfnt = await request.font.sfnt();
+  if (as === 'outlines') return cloudSvgOutlines(request.font, sfnt, cloud.words, options);
   const codePoints = new Set<number>();
   for (const word of cloud.words) for (const ch of word.text) codePoints.add(ch.codePointAt(0) ?? 0);
-  const face = loadSubsetFace(request.font.bytes);
+  const face = loadSubsetFace(sfnt);
   let subset: Uint8Array;
   try {
     subset = face.subset(codePoints);

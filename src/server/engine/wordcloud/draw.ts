@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { type Canvas, createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
+import { type Canvas, createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import type { DrawingFace } from '../text/font-registry.ts';
 import type { Ink, PlacedWord, WordForm } from './layout.ts';
 
 /** One line of characters of a word, drawn centred on (dx, dy) of the word's own axes. */
@@ -10,35 +10,37 @@ export interface Run {
 }
 
 /**
- * A font registered with Skia for drawing words. Only characters the font maps are drawn: Skia
- * would otherwise fall back to another font, and the cloud would show a face nobody chose.
+ * A face held from the font registry for drawing words. Only characters the face maps are drawn:
+ * Skia would otherwise fall back to another font, and the cloud would show a face nobody chose.
  */
 export class WordFont {
   readonly family: string;
   /** Baseline to the middle of the em, as a share of the size (for upright columns). */
   readonly middle: number;
-  private readonly key: ReturnType<typeof GlobalFonts.register>;
+  private readonly face: DrawingFace;
+  private readonly readSfnt: () => Promise<Uint8Array>;
   private scratch: Canvas = createCanvas(256, 256);
 
-  readonly bytes: Uint8Array;
-  readonly codePoints: ReadonlySet<number>;
-
-  constructor(
-    bytes: Uint8Array,
-    codePoints: ReadonlySet<number>,
-    metrics: { ascender: number; descender: number; unitsPerEm: number },
-  ) {
-    this.bytes = bytes;
-    this.codePoints = codePoints;
-    this.family = `cloud-${createHash('sha1').update(bytes).digest('hex').slice(0, 16)}`;
-    this.key = GlobalFonts.register(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), this.family);
-    if (!this.key) throw new Error('The font could not be loaded for drawing');
-    this.middle = (metrics.ascender + metrics.descender) / 2 / metrics.unitsPerEm;
+  /**
+   * Takes a held face (`close()` gives it back) and how to read the font's bytes, which only the
+   * SVG outputs need: a cloud drawn as PNG never holds a copy of the font.
+   */
+  constructor(face: DrawingFace, readSfnt: () => Promise<Uint8Array>) {
+    this.face = face;
+    this.readSfnt = readSfnt;
+    this.family = face.family;
+    const { ascender, descender, unitsPerEm } = face.metrics;
+    this.middle = (ascender + descender) / 2 / unitsPerEm;
   }
 
-  /** Whether the font maps every character of the text. */
+  /** The font's bytes (read each time: they are wanted once per SVG). */
+  sfnt(): Promise<Uint8Array> {
+    return this.readSfnt();
+  }
+
+  /** Whether the face maps every character of the text. */
   covers(text: string): boolean {
-    for (const ch of text) if (!this.codePoints.has(ch.codePointAt(0) ?? 0)) return false;
+    for (const ch of text) if (!this.face.has(ch.codePointAt(0) ?? 0)) return false;
     return true;
   }
 
@@ -120,9 +122,9 @@ export class WordFont {
     return { left, top, width, height, alpha };
   }
 
-  /** Frees the font from Skia. */
+  /** Gives the face back to the registry. */
   close(): void {
-    if (this.key) GlobalFonts.remove(this.key);
+    this.face.release();
   }
 }
 

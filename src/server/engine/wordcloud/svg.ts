@@ -62,12 +62,11 @@ export function cloudSvgText(
 /** The cloud with its words as outlines (paths from fontkit), for print and cutting plotters. */
 export function cloudSvgOutlines(
   font: WordFont,
+  sfnt: Uint8Array,
   words: ReadonlyArray<PlacedWord & { color: string }>,
   options: SvgOptions,
 ): string {
-  const parsed = fontkit.create(
-    Buffer.from(font.bytes.buffer, font.bytes.byteOffset, font.bytes.byteLength),
-  ) as fontkit.Font;
+  const parsed = fontkit.create(Buffer.from(sfnt.buffer, sfnt.byteOffset, sfnt.byteLength)) as fontkit.Font;
   const upm = parsed.unitsPerEm;
   const body = words
     .map((word) => {

@@ -39,7 +39,7 @@ async function shapeRef(body: CloudRequestBody): Promise<CloudShapeRef> {
       return {
         kind: 'character',
         character: shape.character,
-        font: { key: source.key, faceIndex: 0, maxSfntBytes: MAX_DECODED_FONT_BYTES },
+        font: { key: source.key, faceIndex: 0, maxSfntBytes: MAX_DECODED_FONT_BYTES, sha256: source.sha256 },
       };
     }
   }
@@ -54,7 +54,7 @@ export async function renderCloud(body: CloudRequestBody, client: ToolClient): P
   }
   const task = {
     kind: 'cloud',
-    font: { key: source.key, faceIndex: 0, maxSfntBytes: MAX_DECODED_FONT_BYTES },
+    font: { key: source.key, faceIndex: 0, maxSfntBytes: MAX_DECODED_FONT_BYTES, sha256: source.sha256 },
     words: body.words,
     text: body.text,
     limit: body.limit,

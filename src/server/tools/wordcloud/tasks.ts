@@ -1,24 +1,19 @@
-import { buffer } from 'node:stream/consumers';
-import { decodeFont } from '../../engine/convert.ts';
 import { FontInputError } from '../../engine/font-errors.ts';
 import { readSfnt } from '../../engine/sfnt.ts';
+import { readSfntFile } from '../../engine/sfnt-file.ts';
 import { familyNameOf } from '../../engine/sfnt-info.ts';
 import { type CloudShape, cloudPng, cloudSvg, loadWordFont, makeCloud } from '../../engine/wordcloud/cloud.ts';
 import type { PaletteName } from '../../engine/wordcloud/colors.ts';
 import type { WordFont } from '../../engine/wordcloud/draw.ts';
 import type { Orientation } from '../../engine/wordcloud/layout.ts';
 import { countWords, type WeightedWord } from '../../engine/wordcloud/words.ts';
-import { storage } from '../../storage/index.ts';
+import { readStored, type StoredFace, storedFaceSource } from '../../fonts/drawing-faces.ts';
 
 // The word cloud's work inside a tools worker: cut the text into words, read the fonts (kept for
 // the next request, since a person adjusts one cloud many times), lay the words out and draw them.
 
-/** Where a font is and how large it may expand. */
-export interface CloudFontRef {
-  key: string;
-  faceIndex: number;
-  maxSfntBytes: number;
-}
+/** Where a font is and how large it may expand (a library face names its SHA-256). */
+export type CloudFontRef = StoredFace;
 
 /** The shape as the worker takes it: a template's SVG, a stored picture, or a character. */
 export type CloudShapeRef =
@@ -60,12 +55,6 @@ interface LoadedFont {
 const fonts = new Map<string, LoadedFont>();
 const MAX_FONTS = 4;
 
-async function readStored(key: string): Promise<Uint8Array> {
-  const object = await storage().get(key);
-  if (!object) throw new Error(`file is missing from storage: ${key}`);
-  return new Uint8Array(await buffer(object.body));
-}
-
 async function loadFont(ref: CloudFontRef): Promise<LoadedFont> {
   const id = `${ref.key}#${ref.faceIndex}`;
   const found = fonts.get(id);
@@ -74,11 +63,10 @@ async function loadFont(ref: CloudFontRef): Promise<LoadedFont> {
     fonts.set(id, found);
     return found;
   }
-  const { sfnt } = await decodeFont(await readStored(ref.key), {
-    faceIndex: ref.faceIndex,
-    maxSfntBytes: ref.maxSfntBytes,
-  });
-  const loaded = { font: loadWordFont(sfnt), familyName: familyNameOf(readSfnt(sfnt)) };
+  const source = await storedFaceSource(ref);
+  // The name table alone, read by position from a library face's file.
+  const names = 'bytes' in source ? readSfnt(source.bytes) : readSfntFile(source.path, ['name']);
+  const loaded = { font: loadWordFont(source), familyName: familyNameOf(names) };
   fonts.set(id, loaded);
   if (fonts.size > MAX_FONTS) {
     const [oldest, dropped] = fonts.entries().next().value as [string, LoadedFont];
@@ -151,6 +139,6 @@ export async function cloudTask(task: CloudTask): Promise<CloudTaskResult> {
   }
   const base = { placed: cloud.words.length, dropped: cloud.dropped, missing: cloud.missing };
   if (task.format === 'png') return { ...base, bytes: await cloudPng(request, cloud), mime: 'image/png' };
-  const svg = cloudSvg(request, cloud, task.format === 'svg' ? 'text' : 'outlines');
+  const svg = await cloudSvg(request, cloud, task.format === 'svg' ? 'text' : 'outlines');
   return { ...base, bytes: new Uint8Array(Buffer.from(svg)), mime: 'image/svg+xml' };
 }

@@ -1,0 +1,29 @@
+import sharp from 'sharp';
+
+// Pictures compared by their ink: how much two drawings of the same thing agree, whichever renderer
+// drew them (Skia's PNG, an SVG of outlines rasterised by librsvg).
+
+/** The dark pixels of a picture (PNG, SVG …) scaled to `size` × `size`, as a mask of 0 and 1. */
+export async function inkMask(picture: Uint8Array, size = 300): Promise<Uint8Array> {
+  const { data } = await sharp(picture, { density: 72 })
+    .resize(size, size, { fit: 'fill' })
+    .flatten({ background: '#ffffff' })
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return Uint8Array.from(data, (value) => (value < 160 ? 1 : 0));
+}
+
+/** Intersection over union of two masks (or bit strings of '0' and '1'); 1 when both are blank. */
+export function iou(a: ArrayLike<number | string>, b: ArrayLike<number | string>): number {
+  const on = (value: number | string | undefined) => value === 1 || value === '1';
+  let both = 0;
+  let either = 0;
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = on(a[i]);
+    const y = on(b[i]);
+    if (x && y) both++;
+    if (x || y) either++;
+  }
+  return either === 0 ? 1 : both / either;
+}
