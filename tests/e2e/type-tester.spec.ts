@@ -196,12 +196,12 @@ test('a pasted text narrows the library to the faces that have all of it, or lis
   await expect(page.locator('[data-font-row]')).toHaveCount(0);
   await expect(page).toHaveURL(/hasmode=all/);
 
-  await filter.getByText('列出全部，按缺字数排').click();
+  await filter.getByText('列出全部，按缺字数排', { exact: true }).click();
   await expect(page.locator('[data-font-row]')).toHaveCount(3);
   for (const badge of await page.locator('[data-contains-badge]').all()) await expect(badge).toHaveText('缺 1 字：龘');
 
   await filter.getByLabel('要包含的文字').fill('永和九年');
-  await filter.getByText('只看全部包含的').click();
+  await filter.getByText('只看全部包含的', { exact: true }).click();
   await filter.getByRole('button', { name: '按文字筛选' }).click();
   await expect(filter.getByRole('status')).toContainText('3 款字体包含全部 4 个字');
   await expect(page.locator('[data-font-row]')).toHaveCount(3);
