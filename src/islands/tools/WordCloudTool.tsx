@@ -15,6 +15,8 @@ import {
 import {
   boldestFace,
   CLOUD_SAMPLE,
+  CLOUD_SAMPLE_SIZES,
+  CLOUD_SAMPLE_SRCSET,
   CLOUD_SAMPLE_URL,
   type CloudOrientation,
   type CloudPalette,
@@ -619,6 +621,8 @@ export default function WordCloudTool(): ReactElement {
             <img
               className="wordcloud__image"
               src={image.url}
+              // The sample keeps the sizes it was first painted from, so it is not loaded again.
+              {...(image.url === CLOUD_SAMPLE_URL ? { srcSet: CLOUD_SAMPLE_SRCSET, sizes: CLOUD_SAMPLE_SIZES } : {})}
               alt={`词云预览：${image.words.slice(0, 8).join('、')}等`}
               width={size.width}
               height={size.height}
@@ -629,6 +633,8 @@ export default function WordCloudTool(): ReactElement {
             <img
               className="wordcloud__image"
               src={CLOUD_SAMPLE_URL}
+              srcSet={CLOUD_SAMPLE_SRCSET}
+              sizes={CLOUD_SAMPLE_SIZES}
               alt="词云预览：示例文字“字体设计是一门慢手艺”排成的词云"
               width={CLOUD_SAMPLE.width}
               height={CLOUD_SAMPLE.height}
