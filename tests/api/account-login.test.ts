@@ -20,11 +20,6 @@ afterAll(async () => {
   await h.close();
 });
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
-
 describe('POST /web/api/login', () => {
   test('signs in with mobile and password and sets the token cookie with the session lifetime', async () => {
     const res = await h.login(MOBILE, PASSWORD);
@@ -107,32 +102,21 @@ describe('POST /web/api/login', () => {
     expect(((await chunked.json()) as { message: string }).message).toBe('请求内容过大');
   });
 
-  test('answers an unknown account and a wrong password alike, in the same time', async () => {
-    const unknown: number[] = [];
-    const wrong: number[] = [];
+  test('answers an unknown account and a wrong password alike', async () => {
+    // That both cost the same is checked where the time is spent: tests/unit/passwords.test.ts.
     const answers = new Set<string>();
-    for (let i = 0; i < 24; i += 1) {
-      for (const [account, times] of [
-        ['13900000000', unknown],
-        [MOBILE, wrong],
-      ] as const) {
-        await h.ctx.limits.loginAccount.reset(`sms:${account}`);
-        const captchaVerification = await h.captcha({ account });
-        const started = performance.now();
-        const res = await h.call(
-          'POST',
-          '/web/api/login',
-          { account, password: 'not the password', captchaVerification },
-          { ip: `10.1.${i}.${times === unknown ? 1 : 2}` },
-        );
-        times.push(performance.now() - started);
-        answers.add(JSON.stringify([res.status, res.body]));
-      }
+    for (const [i, account] of ['13900000000', MOBILE].entries()) {
+      await h.ctx.limits.loginAccount.reset(`sms:${account}`);
+      const captchaVerification = await h.captcha({ account });
+      const res = await h.call(
+        'POST',
+        '/web/api/login',
+        { account, password: 'not the password', captchaVerification },
+        { ip: `10.1.0.${i + 1}` },
+      );
+      answers.add(JSON.stringify([res.status, res.body]));
     }
     expect([...answers]).toEqual([JSON.stringify([401, { code: '401', message: '账号或密码错误', data: null }])]);
-    const ratio = median(unknown) / median(wrong);
-    expect(ratio).toBeGreaterThan(0.6);
-    expect(ratio).toBeLessThan(1.6);
   });
 
   test('refuses an address after five failures for one account, until the window ends', async () => {

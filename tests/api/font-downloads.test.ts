@@ -56,7 +56,7 @@ describe('GET /web/api/font/get-download-url', () => {
     const before = Date.now();
     const answer = await call<DownloadLink>(app, '/web/api/font/get-download-url?gno=noto-sans-sc-700');
     expect(answer.status).toBe(200);
-    expect(answer.data).toMatchObject({ fileName: '思源黑体（简体）-Bold.ttf', size: 95564 });
+    expect(answer.data).toMatchObject({ fileName: '思源黑体（简体）-Bold.ttf', size: 95704 });
     expect(answer.data.url).toMatch(/^\/api\/v1\/web\/noto-sans-sc-700\/download\?expires=\d+&signature=[\w-]+$/);
     const expires = Date.parse(answer.data.expiresAt);
     expect(expires - before).toBeGreaterThanOrEqual(DOWNLOAD_LINK_TTL_MS - 1000);

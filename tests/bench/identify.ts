@@ -26,7 +26,7 @@ import path from 'node:path';
 import * as OpenCC from 'opencc-js';
 import sharp from 'sharp';
 import type { FoundGlyphs, IdentifyResult, UploadedPicture } from '../../src/contract/identify.ts';
-import { libraryParts } from '../../src/server/db/seed/font-catalogue.ts';
+import { FONT_CATALOGUE } from '../../src/server/db/seed/font-catalogue.ts';
 import { characterRanking } from '../../src/server/engine/char-frequency.ts';
 import { coverageSets, tongyongTable } from '../../src/server/engine/charsets.ts';
 import { decodeFont } from '../../src/server/engine/convert.ts';
@@ -103,8 +103,7 @@ const common = [...ranking]
 // sample is Traditional text (Hong Kong forms for the HK faces), a Japanese face's is kanji in their
 // Japanese forms (OpenCC's tables, character by character). Faces drawing a Simplified sample alike
 // (思源黑体 SC, TC, HK and JP share most of its glyphs) could not be told apart by any picture.
-const { first: firstFamilies, background: laterFamilies } = libraryParts('registry');
-const scripts = new Map<string, string>([...firstFamilies, ...laterFamilies].map((entry) => [entry.gno, entry.script]));
+const scripts = new Map<string, string>(FONT_CATALOGUE.map((entry) => [entry.gno, entry.script]));
 const converted = (to: 'tw' | 'hk' | 'jp') => {
   const convert = OpenCC.Converter({ from: 'cn', to });
   return [...new Set(common.map((character) => convert(character)))].filter((text) => [...text].length === 1);

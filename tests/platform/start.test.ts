@@ -136,7 +136,7 @@ describe('npm start', () => {
     const server: Started = { child, output: () => text, exited };
     running.push(server);
     const base = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + 240_000;
     for (;;) {
       const answer = await fetch(`${base}/healthz`).catch(() => undefined);
       if (answer?.ok) break;

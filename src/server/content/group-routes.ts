@@ -3,13 +3,13 @@ import { z } from 'zod';
 import { contentDisposition } from '../fonts/download-routes.ts';
 import { cachedRead } from '../http/answer-cache.ts';
 import { notFound, ok } from '../http/envelope.ts';
-import { pageQuery, validate } from '../http/validate.ts';
+import { listChoiceOr, pageQuery, validate } from '../http/validate.ts';
 import { answerObject } from '../storage/http-range.ts';
 import { createZipLink, openZip, verifyZipLink } from './group-zip.ts';
 import { FONT_GROUP_TYPES, getFontGroup, listFontGroups } from './groups.ts';
 import { idParam } from './params.ts';
 
-const type = z.enum(FONT_GROUP_TYPES).default('album').meta({ label: '类型' });
+const type = listChoiceOr(FONT_GROUP_TYPES, 'album', '类型');
 const listQuery = pageQuery.extend({ type });
 const idQuery = z.object({ id: idParam('专辑编号'), type });
 const zipQuery = idQuery.extend({

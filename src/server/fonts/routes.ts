@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { COVERAGE_MAX_CHARACTERS } from '../../contract/fonts.ts';
 import { cachedRead } from '../http/answer-cache.ts';
 import { ok } from '../http/envelope.ts';
-import { pageQuery, validate } from '../http/validate.ts';
+import { listChoice, pageQuery, validate } from '../http/validate.ts';
 import { listFontFamilies } from './catalogue.ts';
 import { fontCoverage } from './coverage.ts';
 import { getFontDetail } from './detail.ts';
@@ -22,21 +22,17 @@ const optionalText = (max: number, label: string) =>
     .transform((value) => value || undefined)
     .meta({ label });
 
-/** An optional choice: blank counts as absent. */
-const optionalChoice = <const T extends readonly [string, ...string[]]>(values: T, label: string) =>
-  z.preprocess((value) => (value === '' ? undefined : value), z.enum(values).optional()).meta({ label });
-
 /** The query of GET /fontOverride/getFontList. */
 export const fontListQuery = pageQuery.extend({
   keyword: optionalText(50, '关键词'),
   category: optionalText(32, '字体分类'),
   script: optionalText(32, '字体类型'),
   license: optionalText(32, '授权方式'),
-  weights: optionalChoice(['multi', 'single'], '字重数量'),
-  commercialFree: optionalChoice(['true', 'false'], '免费商用')
+  weights: listChoice(['multi', 'single'], '字重数量'),
+  commercialFree: listChoice(['true', 'false'], '免费商用')
     .transform((value) => (value === undefined ? undefined : value === 'true'))
     .meta({ label: '免费商用' }),
-  sort: optionalChoice(['downloads', 'newest', 'name'], '排序方式'),
+  sort: listChoice(['downloads', 'newest', 'name'], '排序方式'),
 });
 
 const gnoQuery = z.object({
@@ -44,13 +40,13 @@ const gnoQuery = z.object({
 });
 
 /** The query of GET /font/get-download-url: a weight or a family, and for a weight its format. */
-const downloadQuery = gnoQuery.extend({ format: optionalChoice(['ttf', 'woff2'], '文件格式') });
+const downloadQuery = gnoQuery.extend({ format: listChoice(['ttf', 'woff2'], '文件格式') });
 
 /** The query of GET /font/glyphs: a font, a page of its characters, and optionally one coverage set. */
 export const glyphQuery = gnoQuery.extend({
   current: pageQuery.shape.current,
   size: z.coerce.number().int().min(1).max(500).default(200).meta({ label: '每页字数' }),
-  set: optionalChoice(['all', 'gb2312', 'tongyong', 'big5', 'latin'], '字符集'),
+  set: listChoice(['all', 'gb2312', 'tongyong', 'big5', 'latin'], '字符集'),
 });
 
 /** The body of POST /font/coverage; counting its characters is the handler's (coverage.ts). */

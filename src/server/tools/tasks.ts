@@ -19,7 +19,14 @@ import { encodeWoff } from '../engine/woff.ts';
 import { encodeWoff2 } from '../engine/woff2.ts';
 import type { WeightedWord } from '../engine/wordcloud/words.ts';
 import { storage } from '../storage/index.ts';
-import { checkSubmissionFont, type SubmissionFontResult, type SubmissionFontTask } from '../submissions/checks.ts';
+import {
+  checkSubmissionFont,
+  compareSubmissionFaces,
+  type DesignCompareTask,
+  type FaceComparison,
+  type SubmissionFontResult,
+  type SubmissionFontTask,
+} from '../submissions/checks.ts';
 import {
   type PixelFontResult,
   type PixelPreviewResult,
@@ -68,7 +75,8 @@ export type ToolTask =
   | ({ kind: 'pixelFont' } & Parameters<typeof pixelFontTask>[0])
   | { kind: 'cloudWords'; text: string; limit: number }
   | ({ kind: 'cloud' } & CloudTask)
-  | ({ kind: 'submissionFont' } & SubmissionFontTask);
+  | ({ kind: 'submissionFont' } & SubmissionFontTask)
+  | ({ kind: 'compareDesign' } & DesignCompareTask);
 
 /** What the subset task found and made. */
 export interface SubsetTaskResult {
@@ -99,6 +107,7 @@ export interface TaskResults {
   cloudWords: WeightedWord[];
   cloud: CloudTaskResult;
   submissionFont: SubmissionFontResult;
+  compareDesign: FaceComparison;
 }
 
 async function readFont(key: string): Promise<Uint8Array> {
@@ -232,5 +241,7 @@ export async function runTask(task: ToolTask, progress: Progress): Promise<TaskR
       return cloudTask(task);
     case 'submissionFont':
       return checkSubmissionFont(task);
+    case 'compareDesign':
+      return compareSubmissionFaces(task);
   }
 }

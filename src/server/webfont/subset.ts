@@ -1,4 +1,6 @@
+import { asc, eq } from 'drizzle-orm';
 import { db } from '../db/client.ts';
+import { fontFamilies } from '../db/schema/index.ts';
 import { resolveFaces } from '../fonts/resolve.ts';
 import { badRequest } from '../http/envelope.ts';
 import { storage } from '../storage/index.ts';
@@ -118,35 +120,58 @@ export async function subsetFonts(items: SubsetItem[], options: SubsetAnswerOpti
   );
 }
 
+/** The faces a document is set in, and which of them sets each character. */
+export interface DocumentFaces {
+  /** TrueType subsets, best first; each holds only the characters it sets. */
+  faces: Array<{ gno: string; familyName: string; ttf: Uint8Array }>;
+  /** The face (index into `faces`) that sets each code point of the text. */
+  faceOf: Map<number, number>;
+  /** Characters of the text no face in the library has. */
+  missing: number[];
+}
+
 /**
- * A TrueType subset holding the characters of `text`, for documents that embed a font (the signed
- * agreement's PDF): of the first published font of `preferences` (gnos, best first) that has every
- * character, else of the one that has the most, so a rare character in a name is drawn by a face
- * that has it rather than as an empty box. Not cached: each document is made once and kept.
+ * Subsets of library faces for a document that embeds its fonts (the signed agreement's PDF): each
+ * character is set in the first face of `preferences` (gnos, best first) that has it, then in any
+ * other published family that has it, so a rare character in a name is drawn by a face that has
+ * it rather than as an empty box; what no face has is answered as missing. Not cached: each
+ * document is made once and kept.
  */
-export async function subsetToTtf(
-  preferences: readonly string[],
-  text: string,
-): Promise<{ gno: string; familyName: string; ttf: Uint8Array; missing: number[] }> {
-  const files = await resolveFonts([...preferences]);
-  const codePoints = codePointsOf(text);
-  let best: { gno: string; familyName: string; ttf: Uint8Array; missing: number[] } | undefined;
-  for (const gno of preferences) {
-    const file = files.get(gno);
-    if (!file) continue;
-    const { ttf } = await subsetPool().run({
-      fontId: file.sha256,
-      key: file.fileKey,
-      codePoints,
-      quality: PREVIEW_QUALITY,
-    });
-    const cmap = mappedCodePoints(ttf);
-    const missing = codePoints.filter((cp) => !cmap.has(cp) && cp !== 0x20 && cp !== 0x3000);
-    if (!best || missing.length < best.missing.length) best = { gno, familyName: file.familyName, ttf, missing };
-    if (missing.length === 0) break;
+export async function documentFaces(preferences: readonly string[], text: string): Promise<DocumentFaces> {
+  const remaining = new Set(codePointsOf(text));
+  const result: DocumentFaces = { faces: [], faceOf: new Map(), missing: [] };
+  const tryFaces = async (gnos: readonly string[]) => {
+    const files = await resolveFonts([...gnos]);
+    for (const gno of gnos) {
+      const file = files.get(gno);
+      if (!file || remaining.size === 0) continue;
+      const { ttf } = await subsetPool().run({
+        fontId: file.sha256,
+        key: file.fileKey,
+        codePoints: [...remaining].sort((a, b) => a - b),
+        quality: PREVIEW_QUALITY,
+      });
+      const mapped = [...mappedCodePoints(ttf)].filter((cp) => remaining.has(cp));
+      if (mapped.length === 0) continue;
+      const index = result.faces.push({ gno, familyName: file.familyName, ttf }) - 1;
+      for (const cp of mapped) {
+        result.faceOf.set(cp, index);
+        remaining.delete(cp);
+      }
+    }
+  };
+  await tryFaces(preferences);
+  if (remaining.size > 0) {
+    const others = await (await db())
+      .select({ gno: fontFamilies.gno })
+      .from(fontFamilies)
+      .where(eq(fontFamilies.published, true))
+      .orderBy(asc(fontFamilies.id));
+    await tryFaces(others.map((family) => family.gno).filter((gno) => !preferences.includes(gno)));
   }
-  if (!best) throw new Error(`None of the fonts ${preferences.join(', ')} is in the library`);
-  return best;
+  // In the order the text has them, as the reader will look for them.
+  result.missing = [...new Set(Array.from(text, (ch) => ch.codePointAt(0) ?? 0))].filter((cp) => remaining.has(cp));
+  return result;
 }
 
 /** Stops the subset workers (tests and shutdown). */
