@@ -12,6 +12,7 @@ import { seedBeforeServing } from '../src/server/db/seed/index.ts';
 import { EnvError, env } from '../src/server/env.ts';
 import { withAnswerCache } from '../src/server/http/answer-cache.ts';
 import { withDirectApi } from '../src/server/http/direct-api.ts';
+import { guardServer, withRequestGuards } from '../src/server/http/request-guards.ts';
 import { withSecurityHeaders } from '../src/server/http/security-headers.ts';
 import { withCompressedAssets } from '../src/server/http/static-assets.ts';
 import { withPageCache } from '../src/server/isr/isr-node.ts';
@@ -48,12 +49,17 @@ async function main(): Promise<void> {
   process.env['ASTRO_NODE_AUTOSTART'] = 'disabled';
   const entry = pathToFileURL(path.join(DIST_DIR, 'server', 'entry.mjs')).href;
   const { handler } = (await import(entry)) as { handler: http.RequestListener };
-  // Fingerprinted assets go out compressed, and cached API answers and fresh cached pages straight
+  // Methods and request bodies are held to the server's rules first (http/request-guards.ts);
+  // fingerprinted assets go out compressed, and cached API answers and fresh cached pages straight
   // to the socket; other API calls go to the API app, everything else to Astro.
-  const server = http.createServer(
-    withSecurityHeaders(
-      withLivenessProbe(
-        withCompressedAssets(withAnswerCache(withDirectApi(withPageCache(handler))), path.join(DIST_DIR, 'client')),
+  const server = guardServer(
+    http.createServer(
+      withSecurityHeaders(
+        withRequestGuards(
+          withLivenessProbe(
+            withCompressedAssets(withAnswerCache(withDirectApi(withPageCache(handler))), path.join(DIST_DIR, 'client')),
+          ),
+        ),
       ),
     ),
   );

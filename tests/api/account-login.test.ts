@@ -33,6 +33,8 @@ describe('POST /web/api/login', () => {
     // Readable by scripts on purpose (the front end copies it into the header; docs/accounts.md explains).
     expect(cookie).not.toContain('HttpOnly');
     expect(cookie).not.toContain('Secure');
+    // The answer holds the token: no cache may keep it.
+    expect(res.headers.get('cache-control')).toBe('no-store');
   });
 
   test('marks the cookie Secure when the site runs on https', async () => {
@@ -99,7 +101,7 @@ describe('POST /web/api/login', () => {
       { clientAddress: '10.4.0.1' },
     );
     expect(chunked.status).toBe(413);
-    expect(((await chunked.json()) as { message: string }).message).toBe('请求内容过大');
+    expect(((await chunked.json()) as { message: string }).message).toBe('请求内容过大，这个接口最多接受 16 KB');
   });
 
   test('answers an unknown account and a wrong password alike', async () => {
@@ -131,6 +133,27 @@ describe('POST /web/api/login', () => {
     expect(blocked.body.message).toMatch(/登录失败次数过多.*验证码登录/);
     h.clock.advance(15 * 60_000);
     expect((await h.login(account, PASSWORD, { ip: attacker })).status).toBe(200);
+  });
+
+  test('of twelve wrong passwords sent at once from one address, exactly five are checked', async () => {
+    const account = 'parallel@example.com';
+    await h.register(account, PASSWORD);
+    // Three earlier failures make every login of this account take two puzzles, so the verifications
+    // solved below stay enough whatever order the twelve attempts are counted in.
+    for (let i = 0; i < 3; i += 1) {
+      expect((await h.login(account, 'wrong password', { ip: `10.5.0.${i}` })).status).toBe(401);
+    }
+    const ip = '10.5.1.1';
+    const verifications = [];
+    for (let i = 0; i < 12; i += 1) verifications.push(await h.captcha({ account }));
+    const answers = await Promise.all(
+      verifications.map((captchaVerification) =>
+        h.call('POST', '/web/api/login', { account, password: 'wrong password', captchaVerification }, { ip }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([...Array(5).fill(401), ...Array(7).fill(429)]);
+    h.clock.advance(15 * 60_000);
   });
 
   test('failures from many addresses slow an account down but never lock its owner out', async () => {

@@ -70,6 +70,13 @@ function view(row: JobRow): JobView {
   };
 }
 
+/**
+ * How long a job is expected to take, chosen from its parameters when it is queued: a small job (a
+ * subset of a few hundred characters) has a lane of its own in every runner and in the pool, so it
+ * never waits behind another client's long conversion.
+ */
+export type JobSize = 'small' | 'long';
+
 /** What a running job is given: where to write its outputs, how to report progress, whose it is. */
 export interface JobContext {
   /** The storage folder of the job's outputs (tools/outputs/<token>/<attempt>). */
@@ -77,6 +84,8 @@ export interface JobContext {
   progress: (progress: number, step: string) => void;
   /** The client key (clients.ts), so the pool serves clients in turn. */
   client: string;
+  /** The pool lane the job's work runs in: 'small' for small jobs, 'job' for the rest. */
+  lane: 'job' | 'small';
 }
 
 /**
@@ -88,6 +97,8 @@ export interface JobKind<P> {
   name: string;
   task: number;
   run(params: P, context: JobContext): Promise<JobOutput>;
+  /** Whether a job with these parameters is small (see JobSize); long when the kind does not say. */
+  sizeOf?(params: P): JobSize;
 }
 
 /** The `input` of a queued job row. */
@@ -98,6 +109,8 @@ export interface QueuedInput {
   /** Names the job's outputs folder and download links (hard to guess, unlike the job id). */
   token: string;
   params: unknown;
+  /** Rows written before sizes existed have none: they are long. */
+  size?: JobSize;
 }
 
 /** The bus channel that wakes the job runners when a job is queued or put back. */
@@ -109,7 +122,13 @@ export const JOBS_CHANNEL = 'tool_jobs';
  */
 export async function enqueueJob<P>(kind: JobKind<P>, stem: string, params: P, client = SITE_CLIENT): Promise<JobView> {
   await admitJob(client);
-  const input: QueuedInput = { kind: kind.name, stem, token: randomBytes(16).toString('hex'), params };
+  const input: QueuedInput = {
+    kind: kind.name,
+    stem,
+    token: randomBytes(16).toString('hex'),
+    params,
+    size: kind.sizeOf?.(params) ?? 'long',
+  };
   const [row] = await (await db())
     .insert(jobs)
     .values({

@@ -37,8 +37,10 @@ const SETTLE_MS = 30_000;
  * Claims the next queued job: the one of the client served longest ago (whose latest job started
  * earliest, or never), oldest first among them, so that clients take turns across every node.
  * `FOR UPDATE SKIP LOCKED` lets runners claim at once without waiting on or taking each other's job.
+ * With `smallOnly`, only a small job is taken (the small lane, see JobSize in jobs.ts).
  */
-export async function claimJob(handle: Db, now = new Date()): Promise<JobRow | undefined> {
+export async function claimJob(handle: Db, now = new Date(), smallOnly = false): Promise<JobRow | undefined> {
+  const lane = smallOnly ? sql`and j.input->>'size' = 'small'` : sql``;
   const [row] = await handle
     .update(jobs)
     .set({
@@ -51,7 +53,7 @@ export async function claimJob(handle: Db, now = new Date()): Promise<JobRow | u
     .where(
       eq(
         jobs.id,
-        sql`(select j.id from ${jobs} j where j.status = 'queued'
+        sql`(select j.id from ${jobs} j where j.status = 'queued' ${lane}
               order by (select max(r.started_at) from ${jobs} r where r.owner = j.owner) nulls first, j.created_at
               for update skip locked limit 1)`,
       ),
@@ -66,6 +68,7 @@ export async function claimJob(handle: Db, now = new Date()): Promise<JobRow | u
  */
 export async function runClaimedJob(handle: Db, row: JobRow): Promise<void> {
   const input = row.input as QueuedInput;
+  const lane = input.size === 'small' ? 'small' : 'job';
   const attemptPrefix = `${OUTPUTS_PREFIX}/${input.token}/${row.attempts}`;
   const mine = and(eq(jobs.id, row.id), eq(jobs.status, 'running'), eq(jobs.attempts, row.attempts));
   // Writes are chained so they land in order; the latest progress wins when they come fast.
@@ -102,6 +105,7 @@ export async function runClaimedJob(handle: Db, row: JobRow): Promise<void> {
       outPrefix: attemptPrefix,
       progress,
       client: row.owner,
+      lane,
     });
     const result = await publishJob(input, output, row.expiresAt ?? new Date(), progress);
     const bytes = output.files.reduce((sum, file) => sum + file.size, 0);
@@ -119,12 +123,21 @@ export async function runClaimedJob(handle: Db, row: JobRow): Promise<void> {
   }
 }
 
-/** A runner: claims jobs while it has room for them, until stopped. */
+/** Small jobs a runner takes on top of its capacity, so that they never wait behind long ones. */
+const SMALL_LANE = 1;
+
+/**
+ * A runner: claims jobs while it has room for them, until stopped. It has `capacity` places for any
+ * job (the pool's job workers) and one more for small jobs only: a small subset starts at once even
+ * while every place runs another client's long conversion.
+ */
 export class JobRunner {
   readonly #capacity: number;
   readonly #handle: () => Promise<Db>;
   /** The rows of the jobs it runs, by id. */
   readonly #running = new Map<string, JobRow>();
+  /** The ids of those running in the small lane's place. */
+  readonly #small = new Set<string>();
   #claiming = false;
   #again = false;
   #stopped = true;
@@ -178,12 +191,16 @@ export class JobRunner {
 
   async #claimRound(): Promise<void> {
     const handle = await this.#handle();
-    while (!this.#stopped && this.#running.size < this.#capacity) {
-      const row = await claimJob(handle);
+    while (!this.#stopped) {
+      const general = this.#running.size - this.#small.size < this.#capacity;
+      if (!general && this.#small.size >= SMALL_LANE) return;
+      const row = await claimJob(handle, new Date(), !general);
       if (!row) return;
       this.#running.set(row.id, row);
+      if (!general) this.#small.add(row.id);
       void runClaimedJob(handle, row).finally(() => {
         this.#running.delete(row.id);
+        this.#small.delete(row.id);
         this.wake();
       });
     }
@@ -202,6 +219,7 @@ export class JobRunner {
     this.#unlisten = undefined;
     const rows = [...this.#running.values()];
     this.#running.clear();
+    this.#small.clear();
     if (rows.length === 0) return;
     const handle = await this.#handle();
     for (const row of rows) {

@@ -1,6 +1,7 @@
 // A worker thread of the tools pool (tools-pool.ts): runs one font task at a time and reports its
 // progress. Runs on Node 24 directly (types are stripped), like the subset workers.
-import { parentPort } from 'node:worker_threads';
+import os from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
 import { FontInputError } from '../engine/font-errors.ts';
 import { runTask, type ToolTask } from './tasks.ts';
 
@@ -12,6 +13,18 @@ export type ToolReply =
 
 const port = parentPort;
 if (!port) throw new Error('tools-worker.ts must run as a worker thread');
+
+// Job workers run at a lower priority (pool.ts): on Linux a nice value belongs to one thread, this one.
+// The value is added to the server's own, so a server started under `nice` keeps its job workers
+// below itself rather than level with it.
+const { nice } = (workerData ?? {}) as { nice?: number };
+if (nice) {
+  try {
+    os.setPriority(0, Math.min(19, os.getPriority(0) + nice));
+  } catch {
+    // A platform that does not let a thread lower its own priority runs it as it is.
+  }
+}
 
 port.on('message', async ({ id, task }: { id: number; task: ToolTask }) => {
   const send = (reply: ToolReply) => port.postMessage(reply);
