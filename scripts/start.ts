@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { CLOUD_SAMPLE_WIDTHS } from '../src/contract/word-cloud.ts';
 import { closeDatabase, database } from '../src/server/db/client.ts';
 import { seedLibraryInBackground } from '../src/server/db/seed/background.ts';
 import { seedBeforeServing } from '../src/server/db/seed/index.ts';
@@ -23,7 +24,7 @@ import { prepareIdentification } from '../src/server/tools/identify/service.ts';
 import { ensureBuilt } from './lib/build.ts';
 import { createProgress } from './lib/progress.ts';
 import { onStopSignal } from './lib/shutdown.ts';
-import { warmFontLibrary } from './lib/warm.ts';
+import { warmFontLibrary, warmWordCloudSample } from './lib/warm.ts';
 
 const dotenv = path.join(PROJECT_ROOT, '.env');
 if (fs.existsSync(dotenv)) process.loadEnvFile(dotenv);
@@ -77,6 +78,7 @@ async function main(): Promise<void> {
   await warmFontLibrary(self);
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   console.log(`${config.SITE_TITLE} is ready at http://${shownHost}:${config.PORT}`);
+  void warmWordCloudSample(self, CLOUD_SAMPLE_WIDTHS);
   // The library arrives while the site is served (by one node of several); pages show each family at once.
   const library = seedLibraryInBackground();
   // Font identification draws every library face's references ahead, between its requests.

@@ -14,7 +14,7 @@ import { storage } from '../storage/index.ts';
 import { SITE_CLIENT } from './clients.ts';
 import { admitJob } from './limits.ts';
 import { toolsTtlMs } from './runtime.ts';
-import type { TaskFile } from './task-types.ts';
+import type { Progress, TaskFile } from './task-types.ts';
 
 // Tool jobs. A job is a row of the `jobs` table, written `queued` with everything needed to run it;
 // a runner on any node claims it (runner.ts) and writes its state, progress and step as it goes,
@@ -64,6 +64,7 @@ function view(row: JobRow): JobView {
     state: row.status,
     progress: row.progress / 100,
     step: row.step,
+    ...(row.status === 'running' && row.stepIndeterminate ? { indeterminate: true } : {}),
     expiresAt: (row.expiresAt ?? new Date()).toISOString(),
     ...(row.error === null ? {} : { error: row.error }),
     ...(result === null || result === undefined ? {} : { result }),
@@ -81,7 +82,7 @@ export type JobSize = 'small' | 'long';
 export interface JobContext {
   /** The storage folder of the job's outputs (tools/outputs/<token>/<attempt>). */
   outPrefix: string;
-  progress: (progress: number, step: string) => void;
+  progress: Progress;
   /** The client key (clients.ts), so the pool serves clients in turn. */
   client: string;
   /** The pool lane the job's work runs in: 'small' for small jobs, 'job' for the rest. */
@@ -158,7 +159,7 @@ export async function publishJob(
   input: QueuedInput,
   output: JobOutput,
   expiresAt: Date,
-  progress: (progress: number, step: string) => void,
+  progress: Progress,
 ): Promise<JobResult> {
   return publish(input.token, input.stem, output, expiresAt, progress);
 }
@@ -168,7 +169,7 @@ async function publish(
   stem: string,
   output: JobOutput,
   expiresAt: Date,
-  progress: (progress: number, step: string) => void,
+  progress: Progress,
 ): Promise<JobResult> {
   const used = new Set<string>();
   const manifest: Manifest = { expiresAt: expiresAt.toISOString(), files: [] };

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { shareFontRegistry } from '../engine/text/font-registry.ts';
 import { serverSource } from '../paths.ts';
+import type { Progress } from './task-types.ts';
 import type { TaskResults, ToolTask } from './tasks.ts';
 import type { ToolReply } from './worker.ts';
 
@@ -42,7 +43,7 @@ export class ToolTaskError extends Error {
 /** How to run one task. */
 export interface RunOptions {
   lane: Lane;
-  onProgress?: (progress: number, step: string) => void;
+  onProgress?: Progress;
   /** The worker is stopped and the task fails after this long. */
   timeoutMs?: number;
   /** Whose task it is: waiting jobs of different clients are served in turn. */
@@ -180,7 +181,7 @@ export class ToolsPool {
       const task = slot.running;
       if (!task || task.id !== reply.id) return;
       if (reply.type === 'progress') {
-        task.options.onProgress?.(reply.progress, reply.step);
+        task.options.onProgress?.(reply.progress, reply.step, { indeterminate: reply.indeterminate });
         return;
       }
       this.#finish(slot);

@@ -8,6 +8,7 @@ import { storage } from '../storage/index.ts';
 import { JOB_KINDS } from './job-kinds.ts';
 import {
   JOBS_CHANNEL,
+  type JobKind,
   type JobRow,
   OUTPUTS_PREFIX,
   publishJob,
@@ -18,6 +19,7 @@ import {
 } from './jobs.ts';
 import { ToolTaskError } from './pool.ts';
 import { toolsJobWorkers } from './runtime.ts';
+import type { Progress } from './task-types.ts';
 
 // Job runners: each process that runs jobs (a web node unless TOOLS_RUN_JOBS=false, or
 // `npm run worker`) claims queued jobs from the database as its tools pool has room, runs them
@@ -47,6 +49,7 @@ export async function claimJob(handle: Db, now = new Date(), smallOnly = false):
       status: 'running',
       attempts: sql`${jobs.attempts} + 1`,
       step: '正在开始',
+      stepIndeterminate: false,
       heartbeatAt: now,
       startedAt: now,
     })
@@ -65,8 +68,13 @@ export async function claimJob(handle: Db, now = new Date(), smallOnly = false):
 /**
  * Runs a claimed job to its end. Every write is tied to this claim (the attempt number), so a
  * runner that was thought lost, and whose job was queued again, no longer changes the row.
+ * `kinds` are the kinds of job it knows (tests give their own).
  */
-export async function runClaimedJob(handle: Db, row: JobRow): Promise<void> {
+export async function runClaimedJob(
+  handle: Db,
+  row: JobRow,
+  kinds: Readonly<Record<string, JobKind<never>>> = JOB_KINDS,
+): Promise<void> {
   const input = row.input as QueuedInput;
   const lane = input.size === 'small' ? 'small' : 'job';
   const attemptPrefix = `${OUTPUTS_PREFIX}/${input.token}/${row.attempts}`;
@@ -86,19 +94,23 @@ export async function runClaimedJob(handle: Db, row: JobRow): Promise<void> {
   };
   let percent = 0;
   let lastStep = '';
+  let lastIndeterminate = false;
   let lastWrite = 0;
-  const progress = (value: number, step: string) => {
+  const progress: Progress = (value, step, options) => {
     percent = Math.max(percent, Math.min(99, Math.round(value * 100)));
+    const indeterminate = options?.indeterminate ?? false;
     const now = Date.now();
-    if (step === lastStep && now - lastWrite < PROGRESS_WRITE_MS) return;
-    lastStep = step;
+    const changed = step !== lastStep || indeterminate !== lastIndeterminate;
+    if (!changed && now - lastWrite < PROGRESS_WRITE_MS) return;
     lastWrite = now;
-    void write({ progress: percent, step });
+    lastIndeterminate = indeterminate;
+    lastStep = step;
+    void write({ progress: percent, step, stepIndeterminate: indeterminate });
   };
   const heartbeat = setInterval(() => void write({}), HEARTBEAT_MS);
   heartbeat.unref();
   try {
-    const kind = JOB_KINDS[input.kind];
+    const kind = kinds[input.kind];
     if (!kind) throw new Error(`unknown job kind: ${input.kind}`);
     const output = await kind.run(input.params as never, {
       // Each attempt writes its own folder: a runner thought lost must not remove its successor's files.
@@ -109,7 +121,15 @@ export async function runClaimedJob(handle: Db, row: JobRow): Promise<void> {
     });
     const result = await publishJob(input, output, row.expiresAt ?? new Date(), progress);
     const bytes = output.files.reduce((sum, file) => sum + file.size, 0);
-    await write({ status: 'done', progress: 100, step: '已完成', result, bytes, finishedAt: new Date() });
+    await write({
+      status: 'done',
+      progress: 100,
+      step: '已完成',
+      stepIndeterminate: false,
+      result,
+      bytes,
+      finishedAt: new Date(),
+    });
   } catch (error) {
     let message = '处理失败：字体数据有误或暂不支持，请换一个字体文件再试';
     if (error instanceof ToolTaskError && error.userFacing) message = error.message;
@@ -117,7 +137,7 @@ export async function runClaimedJob(handle: Db, row: JobRow): Promise<void> {
     await storage()
       .deleteTree(attemptPrefix)
       .catch(() => {});
-    await write({ status: 'failed', step: '失败', error: message, finishedAt: new Date() });
+    await write({ status: 'failed', step: '失败', stepIndeterminate: false, error: message, finishedAt: new Date() });
   } finally {
     clearInterval(heartbeat);
   }

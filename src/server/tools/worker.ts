@@ -7,7 +7,7 @@ import { runTask, type ToolTask } from './tasks.ts';
 
 /** A message from a tools worker: progress of a task, its result, or why it failed. */
 export type ToolReply =
-  | { id: number; type: 'progress'; progress: number; step: string }
+  | { id: number; type: 'progress'; progress: number; step: string; indeterminate: boolean }
   | { id: number; type: 'done'; result: unknown }
   | { id: number; type: 'failed'; message: string; detail: string; userFacing: boolean };
 
@@ -29,7 +29,9 @@ if (nice) {
 port.on('message', async ({ id, task }: { id: number; task: ToolTask }) => {
   const send = (reply: ToolReply) => port.postMessage(reply);
   try {
-    const result = await runTask(task, (progress, step) => send({ id, type: 'progress', progress, step }));
+    const result = await runTask(task, (progress, step, options) =>
+      send({ id, type: 'progress', progress, step, indeterminate: options?.indeterminate ?? false }),
+    );
     send({ id, type: 'done', result });
   } catch (error) {
     const userFacing = error instanceof FontInputError;
