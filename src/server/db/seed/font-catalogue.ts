@@ -700,21 +700,8 @@ export const DEBIAN_FAMILIES: readonly CatalogueEntry[] = [
     license: 'GPL-2.0-or-later-font-exception',
     foundry: 'cwTeX（吳聰敏、吳聰慧）',
     description:
-      '吳聰敏、吳聰慧为 cwTeX 中文排版系统制作的仿宋体，笔画细挺、横画微微上扬，带着刻本仿宋的清秀，适合繁体的引文、注释、公文与诗词排版。',
-    aliases: [
-      '仿宋',
-      '仿宋体',
-      'fangsong',
-      'FangSong',
-      'fs',
-      'cwTeX',
-      'cwfs',
-      'cwTeX Fang Song',
-      '吳聰敏',
-      '吳聰慧',
-      '吴聪敏',
-      '吴聪慧',
-    ],
+      '吳聰敏、吳聰慧为 cwTeX 中文排版系统制作的仿宋，笔画细挺、横画微微上扬，带着刻本仿宋的清秀，适合繁体的引文、注释、公文与诗词排版。',
+    aliases: ['仿宋', 'fangsong', 'FangSong', 'fs', 'cwTeX', 'cwfs', '吳聰敏', '吳聰慧', '吴聪敏', '吴聪慧'],
     source: {
       kind: 'debian',
       package: 'fonts-cwtex-fs',
