@@ -56,6 +56,8 @@ const schema = z.object({
   S3_FORCE_PATH_STYLE: z.stringbool().default(false),
   FONT_SEED: z.enum(['registry', 'fixtures', 'none']).default('registry'),
   NPM_REGISTRY: z.url().default('https://registry.npmjs.org'),
+  // Families that only Debian ships (fonts-cwtex-fs), pinned by SHA-256 like the npm packages.
+  DEBIAN_MIRROR: z.url().default('http://deb.debian.org/debian'),
   SUBSET_WORKERS: z.coerce.number().int().min(1).max(32).optional(),
   SUBSET_FACE_CACHE_MB: z.coerce.number().int().min(16).max(16_384).default(400),
   // Font tools (docs/tools.md).

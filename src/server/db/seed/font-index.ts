@@ -36,7 +36,14 @@ export interface SourceStamp {
 }
 
 const HASH_CHUNK = 4 * 1024 * 1024;
-const FREE_FOR_COMMERCIAL_USE = new Set(['OFL-1.1', 'Apache-2.0', 'free-commercial']);
+// The GPL with the font exception lets anyone set and print commercial work in the font and embed
+// it in the PDFs they sell; only the font files themselves stay under the GPL.
+const FREE_FOR_COMMERCIAL_USE = new Set([
+  'OFL-1.1',
+  'Apache-2.0',
+  'GPL-2.0-or-later-font-exception',
+  'free-commercial',
+]);
 
 /** Hashes in slices and yields between them, so a 28 MB font does not hold the event loop. */
 async function sha256(bytes: Uint8Array): Promise<string> {
