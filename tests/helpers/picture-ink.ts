@@ -3,15 +3,18 @@ import sharp from 'sharp';
 // Pictures compared by their ink: how much two drawings of the same thing agree, whichever renderer
 // drew them (Skia's PNG, an SVG of outlines rasterised by librsvg).
 
-/** The dark pixels of a picture (PNG, SVG …) scaled to `size` × `size`, as a mask of 0 and 1. */
-export async function inkMask(picture: Uint8Array, size = 300): Promise<Uint8Array> {
+/**
+ * The dark pixels of a picture (PNG, SVG …) scaled to `size` × `size`, as a mask of 0 and 1: those
+ * darker than `below` (0–255). Light inks (a palette's pale greys) need a bound near white.
+ */
+export async function inkMask(picture: Uint8Array, size = 300, below = 160): Promise<Uint8Array> {
   const { data } = await sharp(picture, { density: 72 })
     .resize(size, size, { fit: 'fill' })
     .flatten({ background: '#ffffff' })
     .greyscale()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  return Uint8Array.from(data, (value) => (value < 160 ? 1 : 0));
+  return Uint8Array.from(data, (value) => (value < below ? 1 : 0));
 }
 
 /** Intersection over union of two masks (or bit strings of '0' and '1'); 1 when both are blank. */

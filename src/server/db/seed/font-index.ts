@@ -1,10 +1,8 @@
-import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { and, eq, inArray, notInArray } from 'drizzle-orm';
 import { oflText } from '../../engine/data-files.ts';
-import { type FontMetadata, readFontMetadata } from '../../engine/metadata.ts';
+import type { FontMetadata } from '../../engine/metadata.ts';
 import { childGno, pickDefaultFace } from '../../fonts/faces.ts';
 import type { Storage } from '../../storage/index.ts';
 import type { Db } from '../client.ts';
@@ -12,6 +10,7 @@ import { fontFamilies, fonts } from '../schema/index.ts';
 import type { CatalogueEntry } from './font-catalogue.ts';
 import { categoryNumber, scriptNumber } from './font-dicts.ts';
 import type { FamilyFiles } from './font-sources.ts';
+import type { SeedThread } from './off-thread.ts';
 
 /** One indexed font file: what it says about itself and where it is stored. */
 export interface IndexedFace {
@@ -30,18 +29,7 @@ export interface SourceStamp {
   sourceVersion: string;
 }
 
-const HASH_CHUNK = 4 * 1024 * 1024;
 const FREE_FOR_COMMERCIAL_USE = new Set(['OFL-1.1', 'Apache-2.0', 'free-commercial']);
-
-/** Hashes in slices and yields between them, so a 28 MB font does not hold the event loop. */
-async function sha256(bytes: Uint8Array): Promise<string> {
-  const hash = createHash('sha256');
-  for (let offset = 0; offset < bytes.length; offset += HASH_CHUNK) {
-    hash.update(bytes.subarray(offset, offset + HASH_CHUNK));
-    await yieldToEventLoop();
-  }
-  return hash.digest('hex');
-}
 
 /** A storage-safe file name: the characters storage keys allow, everything else as '-'. */
 function safeFileName(file: string): string {
@@ -52,8 +40,8 @@ function safeFileName(file: string): string {
 }
 
 /**
- * Reads each font of a family one at a time (parse, hash, store), yielding to the event loop
- * between fonts so that requests keep being answered while a large family is indexed. Each key
+ * Reads each font of a family one at a time (described and hashed in the seed worker, then stored),
+ * so that requests keep being answered while a large family is indexed. Each key
  * stored is added to `stored` as it is written, so that a caller can take the files back when
  * the family fails; `signal` stops between fonts.
  */
@@ -61,22 +49,21 @@ export async function indexFaces(
   entry: CatalogueEntry,
   files: FamilyFiles,
   store: Storage,
+  worker: SeedThread,
   { stored = [], signal }: { stored?: string[]; signal?: AbortSignal | undefined } = {},
 ): Promise<IndexedFace[]> {
   const faces: IndexedFace[] = [];
   for (const file of files.fonts) {
     signal?.throwIfAborted();
-    const bytes = new Uint8Array(await fsp.readFile(file));
-    const meta = readFontMetadata(bytes);
+    const { meta, sha256 } = await worker.describe(file);
     const gno = childGno(entry.gno, meta);
     const twin = faces.find((face) => face.gno === gno);
     if (twin) throw new Error(`${path.basename(file)} has the same weight and style as ${twin.fileKey} (${gno})`);
     const fileKey = `fonts/${entry.gno}/${safeFileName(file)}`;
-    const hash = await sha256(bytes);
+    const bytes = new Uint8Array(await fsp.readFile(file));
     stored.push(fileKey);
     await store.put(fileKey, bytes);
-    faces.push({ gno, meta, weight: meta.weight, italic: meta.italic, fileKey, fileSize: bytes.length, sha256: hash });
-    await yieldToEventLoop();
+    faces.push({ gno, meta, weight: meta.weight, italic: meta.italic, fileKey, fileSize: bytes.length, sha256 });
   }
   if (faces.length === 0) throw new Error(`No TTF files found for ${entry.gno}`);
   return faces;

@@ -8,13 +8,8 @@ import { db as configuredDb, type Db } from '../client.ts';
 import { type CatalogueEntry, FIXTURE_CATALOGUE, FONT_CATALOGUE } from './font-catalogue.ts';
 import { seedFontDicts } from './font-dicts.ts';
 import { discardUnsavedFiles, indexFaces, isFamilySeeded, type SourceStamp, saveFamily } from './font-index.ts';
-import {
-  ensureTarball,
-  extractFontFiles,
-  type FamilyFiles,
-  readFixtureFiles,
-  tarballCachePath,
-} from './font-sources.ts';
+import { ensureTarball, type FamilyFiles, readFixtureFiles, tarballCachePath } from './font-sources.ts';
+import { SeedThread } from './off-thread.ts';
 
 /** A progress report: download bytes and families done, both across the whole run. */
 export interface SeedFontsProgress {
@@ -133,61 +128,68 @@ export async function seedFonts(options: SeedFontsOptions): Promise<SeedFontsRes
     options.onProgress?.({ ...progress });
   };
 
-  for (const { entry, stamp } of pending) {
-    if (options.signal?.aborted) break;
-    const started = performance.now();
-    const stored: string[] = [];
-    const workDir = path.join(config.dataDir, 'cache', 'tmp', `${entry.gno}-${randomUUID()}`);
-    progress.gno = entry.gno;
-    try {
-      let files: FamilyFiles;
-      if (entry.source.kind === 'registry') {
-        progress.phase = 'download';
-        report(true);
-        const { file, downloaded } = await ensureTarball({
-          source: entry.source,
-          cacheDir,
-          registry: config.NPM_REGISTRY,
-          signal: options.signal,
-          onBytes: (n) => {
-            progress.bytesDone += n;
-            // A cached copy that looked whole but failed its check is downloaded after all.
-            progress.bytesTotal = Math.max(progress.bytesTotal, progress.bytesDone);
-            result.downloadedBytes += n;
-            report();
-          },
-        });
-        if (downloaded) log().debug({ gno: entry.gno, bytes: entry.source.size }, 'font package downloaded');
-        progress.phase = 'index';
-        report(true);
-        files = await extractFontFiles(file, workDir);
-      } else {
-        report(true);
-        files = await readFixtureFiles(path.join(fixturesDir, entry.source.dir));
-      }
-      const faces = await indexFaces(entry, files, store, { stored, signal: options.signal });
-      await saveFamily(database, store, entry, stamp, files, faces);
-      stored.length = 0;
-      result.seeded.push(entry.gno);
-      log().debug(
-        { gno: entry.gno, fonts: faces.length, ms: Math.round(performance.now() - started) },
-        'font family seeded',
-      );
-    } catch (error) {
-      // Files stored before the failure would outlive the family that never got its rows.
-      await discardUnsavedFiles(database, store, stored).catch((cleanup: unknown) =>
-        log().error({ gno: entry.gno, err: cleanup }, 'files of a font family not seeded could not be removed'),
-      );
+  // Started only when a family is to be seeded: a start with the library in place needs none.
+  if (pending.length === 0) return result;
+  const worker = new SeedThread();
+  try {
+    for (const { entry, stamp } of pending) {
       if (options.signal?.aborted) break;
-      const message = error instanceof Error ? error.message : String(error);
-      result.failed.push({ gno: entry.gno, error: message });
-      log().warn({ gno: entry.gno, err: error }, 'font family could not be seeded');
-    } finally {
-      await fsp.rm(workDir, { recursive: true, force: true });
-      progress.familiesDone++;
-      report(true);
+      const started = performance.now();
+      const stored: string[] = [];
+      const workDir = path.join(config.dataDir, 'cache', 'tmp', `${entry.gno}-${randomUUID()}`);
+      progress.gno = entry.gno;
+      try {
+        let files: FamilyFiles;
+        if (entry.source.kind === 'registry') {
+          progress.phase = 'download';
+          report(true);
+          const { file, downloaded } = await ensureTarball({
+            source: entry.source,
+            cacheDir,
+            registry: config.NPM_REGISTRY,
+            signal: options.signal,
+            onBytes: (n) => {
+              progress.bytesDone += n;
+              // A cached copy that looked whole but failed its check is downloaded after all.
+              progress.bytesTotal = Math.max(progress.bytesTotal, progress.bytesDone);
+              result.downloadedBytes += n;
+              report();
+            },
+          });
+          if (downloaded) log().debug({ gno: entry.gno, bytes: entry.source.size }, 'font package downloaded');
+          progress.phase = 'index';
+          report(true);
+          files = await worker.extract(file, workDir);
+        } else {
+          report(true);
+          files = await readFixtureFiles(path.join(fixturesDir, entry.source.dir));
+        }
+        const faces = await indexFaces(entry, files, store, worker, { stored, signal: options.signal });
+        await saveFamily(database, store, entry, stamp, files, faces);
+        stored.length = 0;
+        result.seeded.push(entry.gno);
+        log().debug(
+          { gno: entry.gno, fonts: faces.length, ms: Math.round(performance.now() - started) },
+          'font family seeded',
+        );
+      } catch (error) {
+        // Files stored before the failure would outlive the family that never got its rows.
+        await discardUnsavedFiles(database, store, stored).catch((cleanup: unknown) =>
+          log().error({ gno: entry.gno, err: cleanup }, 'files of a font family not seeded could not be removed'),
+        );
+        if (options.signal?.aborted) break;
+        const message = error instanceof Error ? error.message : String(error);
+        result.failed.push({ gno: entry.gno, error: message });
+        log().warn({ gno: entry.gno, err: error }, 'font family could not be seeded');
+      } finally {
+        await fsp.rm(workDir, { recursive: true, force: true });
+        progress.familiesDone++;
+        report(true);
+      }
+      if (result.seeded.at(-1) === entry.gno) await options.onFamilySeeded?.(entry.gno);
     }
-    if (result.seeded.at(-1) === entry.gno) await options.onFamilySeeded?.(entry.gno);
+  } finally {
+    await worker.close();
   }
   return result;
 }
