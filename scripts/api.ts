@@ -6,6 +6,7 @@ import { apiApp } from '../src/server/app.ts';
 import { database } from '../src/server/db/client.ts';
 import { env } from '../src/server/env.ts';
 import { withAnswerCache } from '../src/server/http/answer-cache.ts';
+import { prepareIdentification } from '../src/server/tools/identify/service.ts';
 import { onStopSignal } from './lib/shutdown.ts';
 
 if (fs.existsSync('.env')) process.loadEnvFile('.env');
@@ -16,5 +17,7 @@ await database();
 const server = http.createServer(withAnswerCache(getRequestListener(apiApp().fetch)));
 server.listen(config.PORT, config.HOST, () => {
   console.log(`API is ready at http://${config.HOST}:${config.PORT}`);
+  // Font identification draws every library face's references ahead, between its requests.
+  prepareIdentification().catch((error: unknown) => console.error('identification could not prepare', error));
 });
 onStopSignal(() => void server.close());

@@ -17,6 +17,7 @@ import { withPageCache } from '../src/server/isr/isr-node.ts';
 import { pageCache } from '../src/server/isr/page-cache.ts';
 import { DIST_DIR, PROJECT_ROOT } from '../src/server/paths.ts';
 import { withLivenessProbe } from '../src/server/site/health.ts';
+import { prepareIdentification } from '../src/server/tools/identify/service.ts';
 import { ensureBuilt } from './lib/build.ts';
 import { createProgress } from './lib/progress.ts';
 import { onStopSignal } from './lib/shutdown.ts';
@@ -68,6 +69,11 @@ async function main(): Promise<void> {
   console.log(`${config.SITE_TITLE} is ready at http://${shownHost}:${config.PORT}`);
   // The families not needed by the first pages arrive while the site is served; pages show each at once.
   const library = seedLibraryInBackground();
+  // Font identification draws every library face's references ahead, between its requests.
+  const identification = () =>
+    prepareIdentification().catch((error: unknown) => console.error('identification could not prepare', error));
+  void identification();
+  void library.done.then(identification);
 
   onStopSignal(async (signal) => {
     console.log(`Received ${signal}, closing…`);

@@ -28,6 +28,8 @@ export interface SubsetResultItem {
   ttfPath: string;
   /** Characters of the text the font lacks. */
   missing: string;
+  /** The WOFF2 itself (base64), when it was asked to be embedded. */
+  woff2?: string;
 }
 
 /** One page of font families, filtered by the query. */
@@ -46,6 +48,13 @@ export const getFontDicts = () => get<FontDicts>('/web/api/dict/font-default');
 /** The address that downloads a font file directly (a link, not a call). */
 export const fontDownloadHref = (id: Id) => `${API_BASE}/api/v1/web/${encodeURIComponent(String(id))}/download`;
 
-/** Asks the subset service for preview fonts covering each item's text. */
-export const subsetFonts = (items: SubsetRequestItem[]) =>
-  http<SubsetResultItem[]>('/webfont/http', { method: 'POST', body: items });
+/**
+ * Asks the subset service for preview fonts covering each item's text; `embed` has each WOFF2 come
+ * inside the answer, so the page draws its previews after one request instead of two.
+ */
+export const subsetFonts = (items: SubsetRequestItem[], { embed = false } = {}) =>
+  http<SubsetResultItem[]>('/webfont/http', {
+    method: 'POST',
+    body: items,
+    ...(embed ? { query: { embed: 'woff2' } } : {}),
+  });

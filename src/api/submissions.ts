@@ -12,9 +12,12 @@ export interface UploadRef {
   name: string;
 }
 
-/** What a save or a revision changes. */
+/** A field left blank: a draft may not have it yet. */
+type Blankable<T> = { [K in keyof T]?: T[K] extends string ? T[K] | '' : T[K] };
+
+/** What a save or a revision changes; a blank field is not filled in yet. */
 export interface SubmissionChanges {
-  fields?: Partial<SubmissionFields>;
+  fields?: Blankable<SubmissionFields>;
   font?: UploadRef;
   images?: UploadRef[];
   dropFiles?: number[];
@@ -69,8 +72,12 @@ export const saveSubmission = (body: SubmissionChanges & { uid?: string }) =>
 export const submitSubmission = (uid: string, note = '') => post<SubmissionDetail>(`${C}/submit`, { uid, note }, QUIET);
 export const reviseSubmission = (body: SubmissionChanges & { uid: string }) =>
   post<SubmissionDetail>(`${C}/updateContributeById`, body, QUIET);
-export const uploadFinalFont = (uid: string, file: UploadRef) =>
-  post<SubmissionDetail>(`${C}/uploadContributeUltimatelyFont`, { uid, file }, QUIET);
+/** The final files; `rereview` sends files that changed the design back to review instead of refusing them. */
+export const uploadFinalFont = (uid: string, file: UploadRef, rereview = false) =>
+  post<SubmissionDetail>(`${C}/uploadContributeUltimatelyFont`, { uid, file, rereview }, QUIET);
+export const deleteDraft = (uid: string) => post<null>(`${C}/deleteContributeById`, { uid }, QUIET);
+export const withdrawSubmission = (uid: string, note: string) =>
+  post<SubmissionDetail>(`${C}/withdrawContributeById`, { uid, note }, QUIET);
 
 /** The URL of a preview WOFF2 of a submitted face (owner and reviewers; sent with the login cookie). */
 export const previewUrl = (uid: string, file: number, face: number, text: string) =>

@@ -86,15 +86,24 @@ export interface DownloadRecord {
   createdAt: string;
 }
 
+/** The formats a download comes in: a weight as shipped (TTF) or as WOFF2, a family as a ZIP. */
+export type DownloadFormat = 'ttf' | 'woff2' | 'zip';
+
 /** The answer of get-download-url. */
 export interface DownloadLink {
+  format: DownloadFormat;
+  /**
+   * True while a weight's WOFF2 is still being made (the first ask starts it; about half a minute
+   * for a CJK face): `url` is empty, ask again in a few seconds.
+   */
+  preparing: boolean;
   /** Path of the signed link, relative to the site. */
   url: string;
   /** When the link stops working (ISO-8601). */
   expiresAt: string;
   /** The name the file is saved under. */
   fileName: string;
-  /** Bytes of the TTF; for a family zip, of the fonts it packs (the zip itself is compressed). */
+  /** Bytes of the file: the TTF, the WOFF2 (0 while it is made) or the whole ZIP. */
   size: number;
 }
 
@@ -102,3 +111,28 @@ export interface DownloadLink {
 export const FONT_CATEGORIES = ['黑体', '宋体', '楷体', '圆体', '仿宋', '手写', '书法', '艺术', '像素'] as const;
 /** The writing systems a family is made for. */
 export const FONT_SCRIPTS = ['简体', '繁体', '日文'] as const;
+
+/** The body of POST /web/api/font/coverage: the text whose characters the fonts must have. */
+export interface FontCoverageRequest {
+  /** Its distinct code points, whitespace left out, are checked: 1 to 5,000 of them. */
+  text: string;
+}
+
+/** How well one family covers the checked characters: the figures of its best face. */
+export interface FontCoverageFamily {
+  fontGNo: string;
+  /** How many of the checked characters the family's best face lacks (0: it has them all). */
+  lacks: number;
+  /** The first (at most 20) characters it lacks, in the order of the text. */
+  missing: string;
+}
+
+/** The answer of POST /web/api/font/coverage: every published family, fewest lacking first. */
+export interface FontCoverageAnswer {
+  /** How many distinct characters were checked. */
+  checked: number;
+  families: FontCoverageFamily[];
+}
+
+/** The most distinct characters one coverage question may check. */
+export const COVERAGE_MAX_CHARACTERS = 5000;

@@ -88,7 +88,7 @@ export interface IdentifyCandidate {
   };
   faces: CandidateFace[];
   /** Faces of other families that draw the sample the same or all but the same (思源黑体 SC, HK and TC). */
-  alike: { familyGno: string; familyName: string; fontId: number; styleName: string }[];
+  alike: { familyGno: string; familyName: string; fontId: number; styleName: string; weight: number }[];
 }
 
 /** The answer of POST /tools/api/identify/match. */
@@ -96,6 +96,11 @@ export interface IdentifyResult {
   /** The characters compared, in order; from the person, else the reader's first suggestion. */
   glyphs: { box: GlyphBox; character: string; confirmed: boolean }[];
   sample: string;
+  /**
+   * False when even the best candidate draws the glyphs too differently for the same font: the
+   * library has no face that matches (库中没有完全一致的字体), and the candidates are the closest.
+   */
+  inLibrary: boolean;
   candidates: IdentifyCandidate[];
   /** Faces in the library when the comparison ran. */
   faces: number;

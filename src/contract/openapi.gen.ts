@@ -465,6 +465,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/api/font/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 要检查的字
+                         * @default
+                         */
+                        text?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description 成功 */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Envelope"];
+                    };
+                };
+                /** @description 请求有误（消息说明原因） */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Envelope"];
+                    };
+                };
+                /** @description 需要登录 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description 没有权限 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description 不存在 */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description 太频繁（Retry-After 说明等待秒数） */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/api/font/get-download-url": {
         parameters: {
             query?: never;
@@ -477,6 +559,8 @@ export interface paths {
                 query: {
                     /** @description 字体编号 */
                     gno: string;
+                    /** @description 文件格式 */
+                    format?: "ttf" | "woff2";
                 };
                 header?: never;
                 path?: never;
@@ -7265,12 +7349,12 @@ export interface paths {
                              * @description 风格分类
                              * @enum {string}
                              */
-                            category?: "黑体" | "宋体" | "楷体" | "圆体" | "仿宋" | "手写" | "书法" | "艺术" | "像素";
+                            category?: "" | "黑体" | "宋体" | "楷体" | "圆体" | "仿宋" | "手写" | "书法" | "艺术" | "像素";
                             /**
                              * @description 适用文字
                              * @enum {string}
                              */
-                            script?: "简体" | "繁体" | "日文";
+                            script?: "" | "简体" | "繁体" | "日文";
                             /** @description 设计师署名 */
                             designer?: string;
                             /** @description 字体介绍 */
@@ -7279,7 +7363,7 @@ export interface paths {
                              * @description 授权方式
                              * @enum {string}
                              */
-                            license?: "OFL-1.1" | "Apache-2.0" | "free-commercial" | "personal";
+                            license?: "" | "OFL-1.1" | "Apache-2.0" | "free-commercial" | "personal";
                             /** @description 设计说明 */
                             design?: {
                                 /**
@@ -7288,7 +7372,7 @@ export interface paths {
                                  */
                                 origin: "original" | "derived";
                                 /**
-                                 * @description 原字体
+                                 * @description 原字体名称与许可证
                                  * @default
                                  */
                                 baseFont?: string;
@@ -7475,7 +7559,10 @@ export interface paths {
                     "application/json": {
                         /** @description 投稿编号 */
                         uid: string;
-                        /** @default  */
+                        /**
+                         * @description 说明
+                         * @default
+                         */
                         note?: string;
                     };
                 };
@@ -7568,7 +7655,7 @@ export interface paths {
                          * @description 状态
                          * @enum {string}
                          */
-                        status?: "draft" | "submitted" | "reviewing" | "needs_revision" | "resubmitted" | "approved" | "finalized" | "published" | "rejected";
+                        status?: "draft" | "submitted" | "reviewing" | "needs_revision" | "resubmitted" | "approved" | "finalized" | "published" | "rejected" | "withdrawn";
                     };
                 };
             };
@@ -7955,12 +8042,12 @@ export interface paths {
                              * @description 风格分类
                              * @enum {string}
                              */
-                            category?: "黑体" | "宋体" | "楷体" | "圆体" | "仿宋" | "手写" | "书法" | "艺术" | "像素";
+                            category?: "" | "黑体" | "宋体" | "楷体" | "圆体" | "仿宋" | "手写" | "书法" | "艺术" | "像素";
                             /**
                              * @description 适用文字
                              * @enum {string}
                              */
-                            script?: "简体" | "繁体" | "日文";
+                            script?: "" | "简体" | "繁体" | "日文";
                             /** @description 设计师署名 */
                             designer?: string;
                             /** @description 字体介绍 */
@@ -7969,7 +8056,7 @@ export interface paths {
                              * @description 授权方式
                              * @enum {string}
                              */
-                            license?: "OFL-1.1" | "Apache-2.0" | "free-commercial" | "personal";
+                            license?: "" | "OFL-1.1" | "Apache-2.0" | "free-commercial" | "personal";
                             /** @description 设计说明 */
                             design?: {
                                 /**
@@ -7978,7 +8065,7 @@ export interface paths {
                                  */
                                 origin: "original" | "derived";
                                 /**
-                                 * @description 原字体
+                                 * @description 原字体名称与许可证
                                  * @default
                                  */
                                 baseFont?: string;
@@ -8099,6 +8186,174 @@ export interface paths {
                             /** @description 文件名 */
                             name: string;
                         };
+                        /**
+                         * @description 重新送审
+                         * @default false
+                         */
+                        rereview?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description 成功 */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Envelope"];
+                    };
+                };
+                /** @description 请求有误（消息说明原因） */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Envelope"];
+                    };
+                };
+                /** @description 需要登录 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description 没有权限 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description 不存在 */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description 太频繁（Retry-After 说明等待秒数） */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/contribute/deleteContributeById": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description 投稿编号 */
+                        uid: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description 成功 */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Envelope"];
+                    };
+                };
+                /** @description 请求有误（消息说明原因） */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Envelope"];
+                    };
+                };
+                /** @description 需要登录 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description 没有权限 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description 不存在 */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description 太频繁（Retry-After 说明等待秒数） */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/contribute/withdrawContributeById": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description 投稿编号 */
+                        uid: string;
+                        /**
+                         * @description 说明
+                         * @default
+                         */
+                        note?: string;
                     };
                 };
             };
@@ -8332,7 +8587,7 @@ export interface paths {
                     /** @description 每页条数 */
                     size?: number;
                     /** @description 队列 */
-                    filter?: "open" | "draft" | "submitted" | "reviewing" | "needs_revision" | "resubmitted" | "approved" | "finalized" | "published" | "rejected";
+                    filter?: "open" | "draft" | "submitted" | "reviewing" | "needs_revision" | "resubmitted" | "approved" | "finalized" | "published" | "rejected" | "withdrawn";
                 };
                 header?: never;
                 path?: never;
@@ -9731,7 +9986,10 @@ export interface paths {
         put?: never;
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description 内嵌字体（embed） */
+                    embed?: "woff2";
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -10898,6 +11156,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description 模板类型 */
                     type?: "font_cloud";
                     /** @description 页码 */
                     current?: number;
@@ -11611,9 +11870,13 @@ export interface paths {
                         pictureId: string;
                         /** @description 裁剪区域 */
                         crop?: {
+                            /** @description 裁剪区域左边位置 */
                             x: number;
+                            /** @description 裁剪区域上边位置 */
                             y: number;
+                            /** @description 裁剪区域宽度 */
                             width: number;
+                            /** @description 裁剪区域高度 */
                             height: number;
                         };
                         /**
@@ -11702,9 +11965,13 @@ export interface paths {
                         pictureId: string;
                         /** @description 裁剪区域 */
                         crop?: {
+                            /** @description 裁剪区域左边位置 */
                             x: number;
+                            /** @description 裁剪区域上边位置 */
                             y: number;
+                            /** @description 裁剪区域宽度 */
                             width: number;
+                            /** @description 裁剪区域高度 */
                             height: number;
                         };
                         /**
@@ -11712,10 +11979,15 @@ export interface paths {
                          * @default 0
                          */
                         rotate?: number;
+                        /** @description 字框 */
                         boxes: {
+                            /** @description 字框左边位置 */
                             x: number;
+                            /** @description 字框上边位置 */
                             y: number;
+                            /** @description 字框宽度 */
                             width: number;
+                            /** @description 字框高度 */
                             height: number;
                         }[];
                     };
@@ -11799,9 +12071,13 @@ export interface paths {
                         pictureId: string;
                         /** @description 裁剪区域 */
                         crop?: {
+                            /** @description 裁剪区域左边位置 */
                             x: number;
+                            /** @description 裁剪区域上边位置 */
                             y: number;
+                            /** @description 裁剪区域宽度 */
                             width: number;
+                            /** @description 裁剪区域高度 */
                             height: number;
                         };
                         /**
@@ -11809,12 +12085,17 @@ export interface paths {
                          * @default 0
                          */
                         rotate?: number;
+                        /** @description 比对的字 */
                         glyphs: {
                             /** @description 字框 */
                             box: {
+                                /** @description 字框左边位置 */
                                 x: number;
+                                /** @description 字框上边位置 */
                                 y: number;
+                                /** @description 字框宽度 */
                                 width: number;
+                                /** @description 字框高度 */
                                 height: number;
                             };
                             /** @description 字 */

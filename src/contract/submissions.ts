@@ -3,11 +3,21 @@
 
 import type { Page } from './envelope.ts';
 import type { FONT_CATEGORIES, FONT_SCRIPTS } from './fonts.ts';
+import {
+  type DESIGN_METHODS,
+  type DESIGN_ORIGINS,
+  type DESIGN_USAGES,
+  SUBMISSION_FIELD_RULES,
+  type SUBMISSION_LICENSES,
+} from './submission-fields.ts';
+
+export * from './submission-fields.ts';
 
 /**
  * The stages of a submission. A draft is submitted, claimed by a reviewer, sent back for changes
  * and resubmitted as often as needed, then accepted or rejected; an accepted submission needs the
- * designer's signed agreement and final files before an editor publishes it to the library.
+ * designer's signed agreement and final files before an editor publishes it to the library. Until
+ * then its designer may withdraw it (a draft is deleted instead).
  */
 export const SUBMISSION_STATUSES = [
   'draft',
@@ -19,6 +29,7 @@ export const SUBMISSION_STATUSES = [
   'finalized',
   'published',
   'rejected',
+  'withdrawn',
 ] as const;
 /** One stage of a submission. */
 export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
@@ -34,6 +45,7 @@ export const SUBMISSION_STATUS_NAMES: Record<SubmissionStatus, string> = {
   finalized: '终稿已上传',
   published: '已上架',
   rejected: '未通过',
+  withdrawn: '已撤回',
 };
 
 /** The moves between stages; who may make each is checked by the server (lifecycle.ts). */
@@ -45,7 +57,9 @@ export const SUBMISSION_ACTIONS = [
   'accept',
   'reject',
   'finalize',
+  'rereview',
   'publish',
+  'withdraw',
 ] as const;
 export type SubmissionAction = (typeof SUBMISSION_ACTIONS)[number];
 
@@ -59,25 +73,10 @@ export const SUBMISSION_ACTION_NAMES: Record<SubmissionAction | 'create', string
   accept: '审核通过',
   reject: '审核未通过',
   finalize: '上传终稿',
+  rereview: '终稿有改动，重新送审',
   publish: '上架到字体库',
+  withdraw: '撤回投稿',
 };
-
-/** How the font was made: the design model of the upload form. */
-export const DESIGN_ORIGINS = { original: '原创设计', derived: '基于开源字体修改' } as const;
-export const DESIGN_METHODS = {
-  digital: '电脑绘制',
-  handwriting: '手写扫描',
-  calligraphy: '书法作品整理',
-  pixel: '像素点阵',
-} as const;
-export const DESIGN_USAGES = { text: '正文', display: '标题与展示', both: '正文与标题' } as const;
-/** Licences a designer may intend; the labels match the library's licence filter. */
-export const SUBMISSION_LICENSES = {
-  'OFL-1.1': 'SIL 开源字体许可 1.1（免费商用）',
-  'Apache-2.0': 'Apache 许可 2.0（免费商用）',
-  'free-commercial': '免费商用（作者授权）',
-  personal: '个人非商用免费',
-} as const;
 
 export type DesignOrigin = keyof typeof DESIGN_ORIGINS;
 export type DesignMethod = keyof typeof DESIGN_METHODS;
@@ -212,6 +211,8 @@ export interface SubmissionDetail extends SubmissionSummary {
   reviewer: string | null;
   /** What must still be given before it can be submitted, in the designer's words. */
   missing: string[];
+  /** What must be put right before it can be submitted (say, an English name the font does not bear). */
+  problems: string[];
   /** What the person asking may do now. */
   can: {
     edit: boolean;
@@ -219,10 +220,20 @@ export interface SubmissionDetail extends SubmissionSummary {
     resubmit: boolean;
     finalize: boolean;
     review: boolean;
+    /** Delete the draft with its files (drafts only). */
+    delete: boolean;
+    /** Withdraw it from review (any stage before publishing, after the draft). */
+    withdraw: boolean;
   };
   /** For the designer of an accepted submission: whether the current agreement is signed. */
   signed: boolean;
 }
+
+/**
+ * The envelope code of a final upload refused because its fonts are not the reviewed design (409):
+ * the message says how they differ, and the designer may send the files back to review instead.
+ */
+export const FINAL_CHANGED_CODE = 'FINAL_CHANGED';
 
 /** A page of submissions (queryContributeFontsByAccountIdPage, the review queue). */
 export type SubmissionPage = Page<SubmissionSummary>;
@@ -236,13 +247,10 @@ export interface SubmissionStatusView {
 
 /** The information fields by name, as forms and review comments call them. */
 export const SUBMISSION_FIELD_NAMES: Record<keyof SubmissionFields, string> = {
-  fontName: '中文名称',
-  nameEn: '英文名称',
-  category: '风格分类',
-  script: '适用文字',
-  designer: '设计师署名',
-  description: '字体介绍',
-  license: '授权方式',
+  ...(Object.fromEntries(Object.entries(SUBMISSION_FIELD_RULES).map(([field, rule]) => [field, rule.label])) as Record<
+    keyof typeof SUBMISSION_FIELD_RULES,
+    string
+  >),
   design: '设计说明',
 };
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { createApp } from '../../src/server/app.ts';
 import { type ContentSuite, openContentSuite } from '../helpers/content.ts';
+import { expectRangeAnswers } from '../helpers/range-requests.ts';
 
 let suite: ContentSuite;
 let app: ReturnType<typeof createApp>;
@@ -163,6 +164,9 @@ describe('GET /web/api/web-font-collection', () => {
     expect(res.headers.get('Content-Type')).toBe('application/zip');
     const zip = Buffer.from(await res.arrayBuffer());
     expect(zip.subarray(0, 2).toString()).toBe('PK');
+    // Sized ahead and resumable: the browser shows progress and picks up a broken-off download.
+    expect(res.headers.get('Content-Length')).toBe(String(zip.byteLength));
+    await expectRangeAnswers(app, link.body.data.url, new Uint8Array(zip));
     const names = zip.toString('latin1');
     expect(names).toContain('noto-sans-sc/NotoSansSC_400Regular.ttf');
     expect(names).not.toContain('NotoSansSC_700Bold.ttf');

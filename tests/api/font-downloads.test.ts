@@ -4,12 +4,14 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { downloadHistory, fontFamilies } from '../../src/server/db/schema/index.ts';
+import { downloadHistory, fontFamilies, fonts } from '../../src/server/db/schema/index.ts';
 import { DOWNLOAD_LINK_TTL_MS, signDownload } from '../../src/server/fonts/download-links.ts';
 import { contentDisposition, downloadRoutes } from '../../src/server/fonts/download-routes.ts';
 import { createDownloadLink, type DownloadLink } from '../../src/server/fonts/downloads.ts';
 import { fontRoutes } from '../../src/server/fonts/routes.ts';
+import { woff2Made } from '../../src/server/fonts/woff2-downloads.ts';
 import { call, insertAccount, type LibraryFixture, openFixtureLibrary, routesApp } from '../helpers/font-library.ts';
+import { cmapByFontTools, passesOts } from '../helpers/font-oracle.ts';
 import { expectRangeAnswers } from '../helpers/range-requests.ts';
 
 const FIXTURES = path.resolve('tests/fixtures/fonts');
@@ -54,11 +56,36 @@ describe('GET /web/api/font/get-download-url', () => {
     const before = Date.now();
     const answer = await call<DownloadLink>(app, '/web/api/font/get-download-url?gno=noto-sans-sc-700');
     expect(answer.status).toBe(200);
-    expect(answer.data).toMatchObject({ fileName: '思源黑体（简体）-Bold.ttf', size: 95564 });
+    expect(answer.data).toMatchObject({ fileName: '思源黑体（简体）-Bold.ttf', size: 95704 });
     expect(answer.data.url).toMatch(/^\/api\/v1\/web\/noto-sans-sc-700\/download\?expires=\d+&signature=[\w-]+$/);
     const expires = Date.parse(answer.data.expiresAt);
     expect(expires - before).toBeGreaterThanOrEqual(DOWNLOAD_LINK_TTL_MS - 1000);
     expect(expires - before).toBeLessThanOrEqual(DOWNLOAD_LINK_TTL_MS + 5000);
+  });
+
+  test('makes a weight’s WOFF2 on the first ask, then links it; a family has no WOFF2', async () => {
+    const url = '/web/api/font/get-download-url?gno=zcool-kuaile-400&format=woff2';
+    const first = await call<DownloadLink>(app, url);
+    expect(first.status).toBe(200);
+    expect(first.data).toMatchObject({ format: 'woff2', preparing: true, url: '', size: 0 });
+    const [font] = await library.db.select().from(fonts).where(eq(fonts.gno, 'zcool-kuaile-400'));
+    if (!font) throw new Error('no zcool-kuaile-400');
+    await woff2Made(font);
+    const ready = await call<DownloadLink>(app, url);
+    expect(ready.data).toMatchObject({ format: 'woff2', preparing: false, fileName: '站酷快乐体-Regular.woff2' });
+    const res = await app.request(ready.data.url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('font/woff2');
+    const woff2 = new Uint8Array(await res.arrayBuffer());
+    expect(woff2.byteLength).toBe(ready.data.size);
+    const ttf = new Uint8Array(fs.readFileSync(path.join(FIXTURES, 'zcool-kuaile/ZCOOLKuaiLe_400Regular.ttf')));
+    expect(woff2.byteLength).toBeLessThan(ttf.byteLength);
+    expect(passesOts(woff2)).toBe(true);
+    expect(cmapByFontTools(woff2)).toEqual(cmapByFontTools(ttf));
+    await expectRangeAnswers(app, ready.data.url, woff2);
+    const family = await call(app, '/web/api/font/get-download-url?gno=zcool-kuaile&format=woff2');
+    expect(family.status).toBe(400);
+    expect(family.message).toContain('WOFF2');
   });
 
   test('answers 404 for an unknown font', async () => {
@@ -105,7 +132,13 @@ describe('GET /api/v1/web/{gno}/download', () => {
     expect(res.headers.get('content-disposition')).toContain(
       `filename*=UTF-8''${encodeURIComponent('思源黑体（简体）.zip')}`,
     );
-    const entries = unzip(new Uint8Array(await res.arrayBuffer()));
+    const whole = new Uint8Array(await res.arrayBuffer());
+    // Its size is known before it is sent, so the browser shows progress, and it resumes.
+    expect(res.headers.get('content-length')).toBe(String(whole.byteLength));
+    await expectRangeAnswers(app, link.url, whole);
+    const again = new Uint8Array(await (await app.request(link.url)).arrayBuffer());
+    expect(again).toEqual(whole);
+    const entries = unzip(whole);
     expect(Object.keys(entries).sort()).toEqual([
       'noto-sans-sc/NotoSansSC_400Regular.ttf',
       'noto-sans-sc/NotoSansSC_700Bold.ttf',

@@ -146,13 +146,13 @@ describe('GET /web/api/font/getFontDetail', () => {
       license: 'OFL-1.1',
       foundry: 'Adobe · Google',
       coverageTotals: { gb2312: 6763, tongyong: 3500, big5: 13053, latin: 95 },
-      totalSize: 95684 + 95564,
+      totalSize: 143096 + 95704,
     });
     expect(data.licenseText).toContain('SIL OPEN FONT LICENSE');
     expect(data.description.length).toBeGreaterThan(10);
     expect(data.childFontResource.map((c) => [c.fontGNo, c.fileSize])).toEqual([
-      ['noto-sans-sc-400', 95684],
-      ['noto-sans-sc-700', 95564],
+      ['noto-sans-sc-400', 143096],
+      ['noto-sans-sc-700', 95704],
     ]);
     expect(data.childFontResource[0]?.glyphCount).toBeGreaterThan(0);
     expect(data.albums.map((a) => a.title)).toEqual(['开源黑体精选']);

@@ -11,70 +11,48 @@ import type {
   UploadTicket,
 } from '../../src/contract/submissions.ts';
 import { listEditorActions } from '../../src/server/audit/editor-log.ts';
+import { searchContent } from '../../src/server/content/search.ts';
 import {
-  accounts,
   agreementSignatures,
   fontFamilies,
   fonts,
   submissionFiles,
   submissions,
 } from '../../src/server/db/schema/index.ts';
-import { messageRoutes } from '../../src/server/messages/routes.ts';
 import { AGREEMENT, AGREEMENT_SHA256 } from '../../src/server/signing/agreement.ts';
 import { storage } from '../../src/server/storage/index.ts';
-import { fileRoutes } from '../../src/server/storage/routes.ts';
 import { TICKETS_PER_TEN_MINUTES } from '../../src/server/storage/uploads.ts';
-import { submissionRoutes } from '../../src/server/submissions/routes.ts';
-import { closeToolsPool } from '../../src/server/tools/runtime.ts';
-import { closeSubsetPool, subsetFonts } from '../../src/server/webfont/subset.ts';
-import {
-  as,
-  call,
-  headerAccount,
-  insertAccount,
-  json,
-  type LibraryFixture,
-  openFixtureLibrary,
-  routesApp,
-} from '../helpers/font-library.ts';
+import { subsetFonts } from '../../src/server/webfont/subset.ts';
+import { as, call, insertAccount, json, type LibraryFixture } from '../helpers/font-library.ts';
 import { passesOts } from '../helpers/font-oracle.ts';
-import { BOLD, familyZip, LICENSE_ENTRY, makeZip, REGULAR, specimenPng, uploadAs } from '../helpers/submissions.ts';
+import { insertReviewer, openSubmissionSuite, type SubmissionSuite } from '../helpers/submission-suite.ts';
+import {
+  BOLD,
+  FIELDS,
+  familyZip,
+  LICENSE_ENTRY,
+  makeZip,
+  REGULAR,
+  specimenPng,
+  uploadAs,
+} from '../helpers/submissions.ts';
 
+let suite: SubmissionSuite;
 let library: LibraryFixture;
 let app: Hono;
 let designer: number;
 let other: number;
 let editor: number;
 
-const FIELDS = {
-  fontName: '墨香黑',
-  nameEn: 'Mo Xiang Hei',
-  category: '黑体',
-  script: '简体',
-  designer: '林墨',
-  description: '一款为屏幕正文设计的黑体，笔画端口略带弧度，小字号下依然清楚，适合长篇阅读。',
-  license: 'OFL-1.1',
-  design: { origin: 'derived', baseFont: '思源黑体', method: 'digital', usage: 'text', notes: '历时两年。' },
-};
-
 beforeAll(async () => {
-  library = await openFixtureLibrary('submissions');
+  suite = await openSubmissionSuite('submissions');
+  ({ library, app } = suite);
   designer = await insertAccount(library.db, 'designer@example.com');
   other = await insertAccount(library.db, 'other@example.com');
-  editor = await insertAccount(library.db, 'editor@example.com');
-  await library.db.update(accounts).set({ role: 'editor', nickname: '审稿人' }).where(eq(accounts.id, editor));
-  app = routesApp((routes) => {
-    routes.route('/web/api', submissionRoutes({ account: headerAccount }));
-    routes.route('/api/v1', messageRoutes({ account: headerAccount }));
-    routes.route('/files', fileRoutes());
-  });
+  editor = await insertReviewer(library.db, 'editor@example.com');
 });
 
-afterAll(async () => {
-  await closeToolsPool();
-  await closeSubsetPool();
-  await library?.close();
-});
+afterAll(async () => suite?.close());
 
 const post = <T>(account: number, path: string, body: unknown) =>
   call<T>(app, `/web/api/${path}`, as(account, json('POST', body)));
@@ -234,8 +212,8 @@ describe('from draft to library font', () => {
     const [file] = withFont.data.fonts;
     fontFileId = file?.id ?? 0;
     expect(file?.faces.map((face) => [face.weight, face.format, face.fullName])).toEqual([
-      [400, 'ttf', 'Noto Sans SC Regular'],
-      [700, 'ttf', 'Noto Sans SC Bold'],
+      [400, 'ttf', 'Mo Xiang Hei Regular'],
+      [700, 'ttf', 'Mo Xiang Hei Bold'],
     ]);
     expect(file?.faces[0]?.coverage.gb2312).toBeGreaterThan(0);
 
@@ -271,7 +249,7 @@ describe('from draft to library font', () => {
   test('submitting says what is missing, then moves the draft into review', async () => {
     const early = await post(designer, 'contribute/submit', { uid });
     expect(early.status).toBe(400);
-    expect(early.message).toContain('英文名称');
+    expect(early.message).toMatch(/^还缺少：风格分类、适用文字、设计师署名/);
     const bad = await post(designer, 'submission/saveSubmission', { uid, fields: { nameEn: '墨香' } });
     expect(bad.status).toBe(400);
     expect(bad.message).toContain('英文名称');
@@ -371,6 +349,9 @@ describe('from draft to library font', () => {
       1,
     );
 
+    // Searches have been answered from an index built before the font existed.
+    const before = await searchContent({ keyword: '墨香黑', current: 1, size: 10 });
+    expect(before.records.map((record) => record.url)).not.toContain('/font/mo-xiang-hei');
     const published = await post<SubmissionDetail>(editor, 'review/publish', { uid });
     expect(published.status).toBe(200);
     expect(published.data.status).toBe('published');
@@ -388,6 +369,9 @@ describe('from draft to library font', () => {
       if (!stored) throw new Error(`missing ${face.fileKey}`);
       expect(passesOts(new Uint8Array(await buffer(stored.body)))).toBe(true);
     }
+    // The very first search after publishing finds it.
+    const found = await searchContent({ keyword: '墨香黑', current: 1, size: 10 });
+    expect(found.records[0]?.url).toBe('/font/mo-xiang-hei');
     const [preview] = await subsetFonts([{ gno: 'mo-xiang-hei-700', text: '永和' }]);
     expect(preview?.missing).toBe('');
   });

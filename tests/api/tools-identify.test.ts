@@ -3,6 +3,7 @@ import type { Hono } from 'hono';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FoundGlyphs, IdentifyResult, UploadedPicture } from '../../src/contract/identify.ts';
+import { IDENTIFY_READS_PER_MINUTE } from '../../src/server/tools/limits.ts';
 import { call, json, type LibraryFixture } from '../helpers/font-library.ts';
 import { drawTextPicture, fixtureFont, registerTestFont } from '../helpers/identify.ts';
 import { closeToolsApp, openToolsApp } from '../helpers/tools.ts';
@@ -13,6 +14,8 @@ const TEXT = '永和九年';
 let picture: Buffer;
 
 beforeAll(async () => {
+  // Clients are told apart by the address a proxy forwards, as behind the site's proxy.
+  process.env['TRUST_PROXY'] = 'true';
   ({ library, app } = await openToolsApp('tools-identify'));
   const family = registerTestFont(fixtureFont('noto-sans-sc', 'NotoSansSC_700Bold.ttf'));
   const { gray } = drawTextPicture({ lines: [TEXT], family, size: 56 });
@@ -20,7 +23,10 @@ beforeAll(async () => {
     .jpeg({ quality: 70 })
     .toBuffer();
 });
-afterAll(() => closeToolsApp(library));
+afterAll(async () => {
+  await closeToolsApp(library);
+  delete process.env['TRUST_PROXY'];
+});
 
 function upload(bytes: Uint8Array, name: string) {
   const form = new FormData();
@@ -86,6 +92,7 @@ describe('font identification', () => {
     expect(guessed.data.sample).toBe(TEXT);
     expect(guessed.data.glyphs.every((glyph) => !glyph.confirmed)).toBe(true);
     const best = guessed.data.candidates[0];
+    expect(guessed.data.inLibrary).toBe(true);
     expect(best?.family.gno).toBe('noto-sans-sc');
     expect(best?.faces[0]?.weight).toBe(700);
     expect(best?.family.license).toBe('OFL-1.1');
@@ -162,9 +169,9 @@ describe('font identification', () => {
     [
       '200 glyph boxes',
       { glyphs: Array.from({ length: 200 }, (_, i) => ({ box: { x: i, y: 0, width: 10, height: 10 } })) },
-      /一次最多比对 40 个字/,
+      /^比对的字（glyphs）：一次最多比对 40 个字/,
     ],
-    ['no glyph box', { glyphs: [] }, /请至少保留一个字框/],
+    ['no glyph box', { glyphs: [] }, /^比对的字（glyphs）：请至少保留一个字框/],
     [
       'two characters in one box',
       { glyphs: [{ box: { x: 0, y: 0, width: 10, height: 10 }, character: '中国' }] },
@@ -173,7 +180,12 @@ describe('font identification', () => {
     [
       'a crop under 10 px',
       { crop: { x: 0, y: 0, width: 5, height: 40 }, glyphs: [{ box: { x: 0, y: 0, width: 5, height: 5 } }] },
-      /裁剪区域最小 10 像素/,
+      /^裁剪区域宽度（width）：最小 10 像素/,
+    ],
+    [
+      'a box with a negative position',
+      { glyphs: [{ box: { x: -4, y: 0, width: 10, height: 10 } }] },
+      /^第 1 项的字框左边位置（x）：不能为负数/,
     ],
   ])('refuses %s', async (_name, body, message) => {
     const uploaded = await upload(new Uint8Array(picture), 'photo.jpg');
@@ -184,6 +196,24 @@ describe('font identification', () => {
     );
     expect(answer.status).toBe(400);
     expect(answer.message).toMatch(message);
+  });
+
+  test('limits how often one client may have pictures read, and says when to try again', async () => {
+    const ask = async (who: string) => {
+      const answer = await app.request('/tools/api/identify/glyphs', {
+        ...json('POST', { pictureId: '00000000-0000-4000-8000-000000000000' }),
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': who },
+      });
+      const body = (await answer.json()) as { message: string };
+      return { status: answer.status, wait: Number(answer.headers.get('retry-after')), message: body.message };
+    };
+    for (let i = 0; i < IDENTIFY_READS_PER_MINUTE; i++) expect((await ask('203.0.113.7')).status).toBe(404);
+    const refused = await ask('203.0.113.7');
+    expect(refused.status).toBe(429);
+    expect(refused.wait).toBeGreaterThan(0);
+    expect(refused.message).toBe(`识别文字太频繁，请 ${refused.wait} 秒后再试`);
+    // Another client is not held back.
+    expect((await ask('203.0.113.8')).status).toBe(404);
   });
 
   test('answers 404 for a picture that is unknown or has expired', async () => {

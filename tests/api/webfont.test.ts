@@ -7,7 +7,8 @@ import { createApp } from '../../src/server/app.ts';
 import { closeDatabase, useDatabase } from '../../src/server/db/client.ts';
 import { seedFonts } from '../../src/server/db/seed/fonts.ts';
 import { resetEnv } from '../../src/server/env.ts';
-import { closeSubsetPool, subsetStats } from '../../src/server/webfont/subset.ts';
+import { subsetStats } from '../../src/server/webfont/previews.ts';
+import { closeSubsetPool } from '../../src/server/webfont/subset.ts';
 import { openTestDatabase } from '../helpers/database.ts';
 import { cmapByFontTools, featuresByFontTools, outlineByFontTools, passesOts } from '../helpers/font-oracle.ts';
 
@@ -32,6 +33,17 @@ async function subset(body: unknown): Promise<{ status: number; code: string; me
     body: JSON.stringify(body),
   });
   return { status: res.status, ...((await res.json()) as { code: string; message: string; data: Item[] }) };
+}
+
+async function subsetEmbedded(
+  body: unknown,
+): Promise<{ status: number; message: string; data: Array<Item & { woff2: string; missing: string }> }> {
+  const res = await app.request('/webfont/http?embed=woff2', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, ...((await res.json()) as { message: string; data: [] }) };
 }
 
 async function download(url: string): Promise<Uint8Array> {
@@ -162,6 +174,72 @@ describe('POST /webfont/http', () => {
     const answer = await subset(body);
     expect(answer.status).toBe(400);
     expect(answer.message.startsWith(message)).toBe(true);
+  });
+
+  test('answers with each WOFF2 inside when asked to embed it: OTS-clean, exactly the characters the font has, the file the path names', async () => {
+    const original = new Uint8Array(fs.readFileSync(NOTO));
+    const inFont = new Set(cmapByFontTools(original));
+    const text = '春眠不觉晓，处处闻啼鸟。龘';
+    const wanted = [...new Set([...text].map((ch) => ch.codePointAt(0) ?? 0))].filter((cp) => inFont.has(cp));
+    const answer = await subsetEmbedded([
+      { gno: 'noto-sans-sc-400', text },
+      { gno: 'zcool-kuaile', text: '夜来风雨声' },
+    ]);
+    expect(answer.status).toBe(200);
+    const [noto, kuaile] = answer.data;
+    if (!noto || !kuaile) throw new Error('an item is missing');
+    const woff2 = new Uint8Array(Buffer.from(noto.woff2, 'base64'));
+    expect(passesOts(woff2)).toBe(true);
+    expect(cmapByFontTools(woff2)).toEqual(wanted.sort((a, b) => a - b));
+    const lacking = [...new Set(text)].filter((ch) => !inFont.has(ch.codePointAt(0) ?? 0));
+    expect([...noto.missing].sort()).toEqual(lacking.sort());
+    expect(noto.missing).toContain('龘');
+    expect(passesOts(new Uint8Array(Buffer.from(kuaile.woff2, 'base64')))).toBe(true);
+    // The paths still name the same files, for clients that fetch them.
+    await expect.poll(async () => (await app.request(noto.woffPath)).status).toBe(200);
+    expect(Buffer.from(await download(noto.woffPath)).equals(Buffer.from(woff2))).toBe(true);
+    const again = await subsetEmbedded([{ gno: 'noto-sans-sc-400', text }]);
+    expect(again.data[0]?.woff2).toBe(noto.woff2);
+  });
+
+  test('answers from the files in storage once its memory and workers are gone, without subsetting again', async () => {
+    const text = '白日依山尽';
+    const first = await subsetEmbedded([{ gno: 'ma-shan-zheng', text }]);
+    const stored = first.data[0];
+    if (!stored) throw new Error('no item');
+    await expect.poll(async () => (await app.request(stored.woffPath)).status).toBe(200);
+    await closeSubsetPool();
+    const before = subsetStats();
+    const again = await subsetEmbedded([{ gno: 'ma-shan-zheng', text }]);
+    expect(again.data[0]).toEqual(stored);
+    expect(subsetStats().storageHits).toBe(before.storageHits + 1);
+    expect(subsetStats().subsetted).toBe(before.subsetted);
+  });
+
+  test('answers the same call again from memory whole: the same bytes, without looking at a preview', async () => {
+    const call = () =>
+      app.request('/webfont/http?embed=woff2', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify([{ gno: 'zcool-kuaile', text: '欲穷千里目' }]),
+      });
+    const first = Buffer.from(await (await call()).arrayBuffer());
+    const before = subsetStats();
+    const again = await call();
+    expect(again.status).toBe(200);
+    expect(again.headers.get('content-type')).toContain('application/json');
+    expect(Buffer.from(await again.arrayBuffer()).equals(first)).toBe(true);
+    expect(subsetStats()).toEqual(before);
+  });
+
+  test('refuses an embed format it does not know', async () => {
+    const res = await app.request('/webfont/http?embed=ttf', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([{ gno: 'zcool-kuaile', text: '字' }]),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toContain('内嵌字体（embed）');
   });
 
   test('rejects more than 1000 different characters and points to the web-font service', async () => {

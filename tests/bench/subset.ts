@@ -1,17 +1,21 @@
-// Subset service benchmark: Noto Sans SC Regular (10 MB) from the seeded library, through the
-// real server as a browser meets it.
+// Live-preview benchmark: Noto Sans SC Regular (10 MB) from the seeded library, through the real
+// server as a browser meets it, against spawning HarfBuzz's own `hb-subset` on the same file in the
+// same run, first on an idle server and then while the tools convert a whole font to WOFF2.
 //   npm start once (to seed the library), stop it, then: node tests/bench/subset.ts
-// Needs `hb-subset` (Debian: libharfbuzz-bin) for the native comparison.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+// Needs `hb-subset` (Debian: libharfbuzz-bin) for the reference. BENCH_PORT picks the server's port.
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { loadSubsetFace } from '../../src/server/engine/hb-subset.ts';
 import { encodeWoff2Fast } from '../../src/server/engine/woff2-fast.ts';
 import { env } from '../../src/server/env.ts';
 
 const GNO = 'noto-sans-sc-400';
-const RUNS = 40;
+/** Calls per figure; each figure is their median. */
+const RUNS = 15;
+const run = promisify(execFile);
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 const common = [...fs.readFileSync('src/server/engine/data/tongyong-level1.txt', 'utf8').trim()];
@@ -22,7 +26,7 @@ const freshText = (length: number) => {
   return [...picked].join('');
 };
 
-const port = 4700 + (process.pid % 200);
+const port = Number(process.env['BENCH_PORT'] ?? 4700 + (process.pid % 200));
 const base = `http://localhost:${port}`;
 const server = spawn(process.execPath, ['scripts/start.ts'], {
   env: { ...process.env, PORT: String(port), FONT_SEED: 'none', LOG_LEVEL: 'warn' },
@@ -41,73 +45,164 @@ if (!font) throw new Error(`${GNO} is not in the library: run npm start once (FO
 const fontFile = path.join(env().dataDir, 'storage', font.ttfPath.replace(/^\/files\//, ''));
 const bytes = new Uint8Array(fs.readFileSync(fontFile));
 
-async function post(text: string): Promise<string> {
-  const res = await fetch(`${base}/webfont/http`, {
+interface Item {
+  woffPath: string;
+  woff2?: string;
+}
+
+async function post(text: string, embed: boolean): Promise<Item> {
+  const res = await fetch(`${base}/webfont/http${embed ? '?embed=woff2' : ''}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify([{ gno: GNO, text }]),
   });
-  const body = (await res.json()) as { data: Array<{ woffPath: string }> };
-  return body.data[0]?.woffPath ?? '';
+  const body = (await res.json()) as { data: Item[] };
+  const item = body.data[0];
+  if (!item) throw new Error(`the subset service answered ${res.status}`);
+  return item;
 }
 
-async function preview(text: string): Promise<number> {
+/** What the site's pages do: one call whose answer carries the WOFF2. */
+async function embedded(text: string): Promise<number> {
   const started = performance.now();
-  const woff2 = await fetch(`${base}${await post(text)}`);
+  const item = await post(text, true);
+  if (Buffer.from(item.woff2 ?? '', 'base64').byteLength === 0) throw new Error('no WOFF2 in the answer');
+  return performance.now() - started;
+}
+
+/** What SPEC's clients do: the call, then fetching the WOFF2 by its path. */
+async function byPath(text: string): Promise<number> {
+  const started = performance.now();
+  const woff2 = await fetch(`${base}${(await post(text, false)).woffPath}`);
   await woff2.arrayBuffer();
   return performance.now() - started;
 }
 
-// Warm up: the worker loads and preprocesses the face once.
-for (let i = 0; i < 5; i++) await preview(freshText(20));
+const hbSubset = await run('hb-subset', ['--version']).then(
+  () => true,
+  () => false,
+);
+const cliOut = path.join(os.tmpdir(), `bench-${process.pid}.ttf`);
+/** The reference: HarfBuzz's own command-line tool, process start included. */
+function cli(text: string): number {
+  const started = performance.now();
+  execFileSync('hb-subset', [fontFile, `--text=${text}`, `--output-file=${cliOut}`]);
+  return performance.now() - started;
+}
+
+/** The floor of any answer on this machine now: a round trip to the liveness probe. */
+async function healthz(): Promise<number> {
+  const started = performance.now();
+  await (await fetch(`${base}/healthz`)).arrayBuffer();
+  return performance.now() - started;
+}
+
+interface Round {
+  embedded: number[];
+  byPath: number[];
+  cli: number[];
+}
+
+/** Fresh 20-character previews both ways and the CLI, taken in turn so that all meet the same load. */
+async function freshRound(stillBusy?: () => Promise<boolean>): Promise<Round> {
+  const round: Round = { embedded: [], byPath: [], cli: [] };
+  for (let i = 0; i < RUNS; i++) {
+    round.embedded.push(await embedded(freshText(20)));
+    round.byPath.push(await byPath(freshText(20)));
+    if (hbSubset) round.cli.push(cli(freshText(20)));
+  }
+  if (stillBusy && !(await stillBusy())) console.warn('the conversion ended before the busy round did');
+  return round;
+}
 
 const rows: Array<[string, string]> = [];
-const fresh20: number[] = [];
-for (let i = 0; i < RUNS; i++) fresh20.push(await preview(freshText(20)));
-rows.push(['/webfont/http + WOFF2 fetch, fresh 20 chars', `${median(fresh20).toFixed(2)} ms`]);
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+const against = (value: number, reference: number) =>
+  Number.isFinite(reference) ? `${ms(value)}  (${(value / reference).toFixed(2)}× the CLI)` : ms(value);
 
-const repeated = freshText(20);
-await preview(repeated);
+// Warm up: the preview worker loads the face and, once it is popular and the worker idle for a
+// moment, preprocesses it, as between a visitor's pages.
+for (let i = 0; i < 8; i++) await embedded(freshText(20));
+await byPath(freshText(20));
+await new Promise((resolve) => setTimeout(resolve, 3000));
+
+const quiet = await freshRound();
+const quietCli = median(quiet.cli);
+rows.push(['quiet: hb-subset CLI spawn, fresh 20 chars (reference)', hbSubset ? ms(quietCli) : 'not installed']);
+rows.push(['quiet: preview, fresh 20 chars (call answers with the WOFF2)', against(median(quiet.embedded), quietCli)]);
+rows.push(['quiet: preview, fresh 20 chars (call, then GET of the WOFF2)', against(median(quiet.byPath), quietCli)]);
+
+const repeatedText = freshText(20);
+await embedded(repeatedText);
+await byPath(repeatedText);
 const again: number[] = [];
-for (let i = 0; i < RUNS; i++) again.push(await preview(repeated));
-rows.push(['/webfont/http + WOFF2 fetch, repeated request', `${median(again).toFixed(2)} ms`]);
-const postOnly: number[] = [];
+const againByPath: number[] = [];
+const floor: number[] = [];
 for (let i = 0; i < RUNS; i++) {
-  const started = performance.now();
-  await post(repeated);
-  postOnly.push(performance.now() - started);
+  again.push(await embedded(repeatedText));
+  againByPath.push(await byPath(repeatedText));
+  floor.push(await healthz());
 }
-rows.push(['/webfont/http alone, repeated request (WOFF2 in browser cache)', `${median(postOnly).toFixed(2)} ms`]);
-
+const floorMs = median(floor);
+rows.push(['quiet: GET /healthz, the server’s cheapest answer (reference)', ms(floorMs)]);
+rows.push([
+  'quiet: preview, repeated (call answers with the WOFF2)',
+  `${ms(median(again))}  (${(median(again) / floorMs).toFixed(2)}× /healthz)`,
+]);
+rows.push(['quiet: preview, repeated (call, then GET of the WOFF2)', ms(median(againByPath))]);
 const fresh500: number[] = [];
-for (let i = 0; i < 10; i++) fresh500.push(await preview(freshText(500)));
-rows.push(['/webfont/http + WOFF2 fetch, fresh 500 chars', `${median(fresh500).toFixed(2)} ms`]);
+for (let i = 0; i < 5; i++) fresh500.push(await embedded(freshText(500)));
+rows.push(['quiet: preview, fresh 500 chars (call answers with the WOFF2)', ms(median(fresh500))]);
 
+// Busy: a whole-font conversion to WOFF2 (Brotli quality 11) keeps a tools worker on a core.
+const form = new FormData();
+form.append('file', new Blob([bytes]), 'NotoSansSC-Regular.ttf');
+const upload = (await (await fetch(`${base}/tools/api/upload`, { method: 'POST', body: form })).json()) as {
+  data?: { fileId: string };
+  message: string;
+};
+if (!upload.data) throw new Error(`upload refused: ${upload.message}`);
+const convert = (await (
+  await fetch(`${base}/tools/api/convert`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ source: { fileId: upload.data.fileId }, formats: ['woff2'] }),
+  })
+).json()) as { data?: { jobId: string }; message: string };
+if (!convert.data) throw new Error(`conversion refused: ${convert.message}`);
+const jobUrl = `${base}/tools/api/jobs/${convert.data.jobId}`;
+const jobState = async () => ((await (await fetch(jobUrl)).json()) as { data: { state: string } }).data.state;
+while ((await jobState()) !== 'running') await new Promise((resolve) => setTimeout(resolve, 20));
+const busy = await freshRound(async () => (await jobState()) === 'running');
+const busyCli = median(busy.cli);
+rows.push(['busy: hb-subset CLI spawn, fresh 20 chars (reference)', hbSubset ? ms(busyCli) : 'not installed']);
+rows.push(['busy: preview, fresh 20 chars (call answers with the WOFF2)', against(median(busy.embedded), busyCli)]);
+rows.push(['busy: preview, fresh 20 chars (call, then GET of the WOFF2)', against(median(busy.byPath), busyCli)]);
+const busyAgain: number[] = [];
+const busyFloor: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  busyAgain.push(await embedded(repeatedText));
+  busyFloor.push(await healthz());
+}
+rows.push(['busy: GET /healthz (reference)', ms(median(busyFloor))]);
+rows.push([
+  'busy: preview, repeated (call answers with the WOFF2)',
+  `${ms(median(busyAgain))}  (${(median(busyAgain) / median(busyFloor)).toFixed(2)}× /healthz)`,
+]);
+fs.rmSync(cliOut, { force: true });
+// A job left running would be taken up again by the next start on this data folder.
+while (['queued', 'running'].includes(await jobState())) await new Promise((resolve) => setTimeout(resolve, 500));
+server.kill('SIGTERM');
+
+// The steps inside a preview worker, in this process.
 const a20 = [...freshText(20)].map((ch) => ch.codePointAt(0) ?? 0);
-const loadStarted = performance.now();
 const face = loadSubsetFace(bytes);
 face.subset(a20);
-rows.push([
-  'first subset of a newly loaded face (load + subset), 20 chars',
-  `${(performance.now() - loadStarted).toFixed(2)} ms`,
-]);
-const plainTimes: number[] = [];
-for (let i = 0; i < RUNS; i++) {
-  const started = performance.now();
-  face.subset(a20);
-  plainTimes.push(performance.now() - started);
-}
-rows.push(['subset step alone (harfbuzzjs, plain face), 20 chars', `${median(plainTimes).toFixed(3)} ms`]);
-const preprocessStarted = performance.now();
 face.preprocess();
-rows.push([
-  'preprocessing the face (once, for popular fonts)',
-  `${(performance.now() - preprocessStarted).toFixed(1)} ms`,
-]);
 for (let i = 0; i < 5; i++) face.subset(a20);
 const subsetTimes: number[] = [];
 const woffTimes: number[] = [];
-for (let i = 0; i < RUNS; i++) {
+for (let i = 0; i < 40; i++) {
   const started = performance.now();
   const ttf = face.subset(a20);
   subsetTimes.push(performance.now() - started);
@@ -116,26 +211,10 @@ for (let i = 0; i < RUNS; i++) {
   woffTimes.push(performance.now() - encoded);
 }
 face.destroy();
-rows.push(['subset step alone (harfbuzzjs, preprocessed face), 20 chars', `${median(subsetTimes).toFixed(3)} ms`]);
-rows.push(['fast WOFF2 (Brotli q5, null transform), 20 chars', `${median(woffTimes).toFixed(3)} ms`]);
+rows.push(['step: subset (harfbuzzjs, preprocessed face), 20 chars', `${median(subsetTimes).toFixed(3)} ms`]);
+rows.push(['step: fast WOFF2 (Brotli q5, null transform), 20 chars', `${median(woffTimes).toFixed(3)} ms`]);
 
-const hbSubset = spawnSync('hb-subset', ['--version']).status === 0;
-if (hbSubset) {
-  const out = path.join(os.tmpdir(), `bench-${process.pid}.ttf`);
-  const native: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const text = freshText(20);
-    const started = performance.now();
-    execFileSync('hb-subset', [fontFile, `--text=${text}`, `--output-file=${out}`]);
-    native.push(performance.now() - started);
-  }
-  fs.rmSync(out, { force: true });
-  rows.push(['hb-subset CLI spawn (native HarfBuzz), fresh 20 chars', `${median(native).toFixed(2)} ms`]);
-} else {
-  rows.push(['hb-subset CLI spawn', 'not installed (apt-get install libharfbuzz-bin)']);
-}
-
-console.log(`Subset service, ${GNO} (${(bytes.byteLength / 1024 / 1024).toFixed(1)} MB), medians:`);
-for (const [label, value] of rows) console.log(`  ${label.padEnd(64)} ${value}`);
-
-server.kill('SIGTERM');
+console.log(
+  `Live previews, ${GNO} (${(bytes.byteLength / 1024 / 1024).toFixed(1)} MB), median of ${RUNS} calls, load ${os.loadavg()[0]?.toFixed(1)}:`,
+);
+for (const [label, value] of rows) console.log(`  ${label.padEnd(66)} ${value}`);

@@ -40,7 +40,9 @@ test.describe('the font library', () => {
     expect(errors).toEqual([]);
   });
 
-  test('moves at most 400 KB of font data to draw three previews of a new text', async ({ page }) => {
+  test('moves at most 400 KB of font data, in the one subset answer, to draw three previews of a new text', async ({
+    page,
+  }) => {
     // A fresh sample text: every subset is made for this visit, as for a visitor's own text.
     const text = `测试${Date.now().toString(36)}永和九年岁在癸丑`;
     const metrics = await measurePreviews(page, `/font?text=${encodeURIComponent(text)}`);
@@ -49,6 +51,8 @@ test.describe('the font library', () => {
     expect(metrics.fonts).toBe(3);
     expect(metrics.fontBytes).toBeGreaterThan(0);
     expect(metrics.fontBytes).toBeLessThanOrEqual(400 * 1024);
+    // The subset answer carries the fonts: no second round of requests before the previews draw.
+    expect(metrics.fontRequests).toBe(0);
   });
 
   test('downloads a family as a zip named in Chinese from the download modal', async ({ page, request }) => {
@@ -62,6 +66,14 @@ test.describe('the font library', () => {
       dialog.getByRole('button', { name: '下载' }).first().click(),
     ]);
     expect(download.suggestedFilename()).toBe('思源黑体（简体）.zip');
+    // A weight as WOFF2: made on the server on its first ask, then it downloads by itself.
+    await dialog.getByRole('radio', { name: /WOFF2/ }).check();
+    const [woff2] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: '下载' }).nth(1).click(),
+    ]);
+    expect(woff2.suggestedFilename()).toBe('思源黑体（简体）-Regular.woff2');
+    await expect(dialog.getByText(/^WOFF2 \d/)).toBeVisible();
 
     const link = await (await request.get('/web/api/font/get-download-url?gno=noto-sans-sc-700')).json();
     const res = await request.get(link.data.url);

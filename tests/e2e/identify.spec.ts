@@ -105,3 +105,28 @@ test('a screenshot pasted from the clipboard is taken as the picture', async ({ 
   await page.getByRole('button', { name: '找出文字' }).click();
   await expect(boxes(page)).toHaveCount(4);
 });
+
+test('a picture of a font the library lacks is answered as such, with the closest fonts', async ({ page }) => {
+  // Noto Serif SC is not in the test library (its sans sibling, a brush face and a round face are).
+  const family = registerTestFont('tests/fixtures/document-fonts/noto-serif-sc/NotoSerifSC_400Regular.ttf');
+  const { gray } = drawTextPicture({ lines: ['天下太平'], family, size: 64 });
+  const photo = await sharp(gray.data, { raw: { width: gray.width, height: gray.height, channels: 1 } })
+    .jpeg({ quality: 75 })
+    .toBuffer();
+  for (const width of [1440, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto('/tools/unidentifiedBody');
+    await toolReady(page);
+    await page.getByLabel('选择图片').setInputFiles({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: photo });
+    await page.getByRole('button', { name: '找出文字' }).click();
+    await expect(boxes(page)).toHaveCount(4);
+    for (const [i, character] of [...'天下太平'].entries()) await characters(page).nth(i).fill(character);
+    await page.getByRole('button', { name: '查找字体' }).click();
+    const results = page.getByRole('region', { name: '库中没有完全一致的字体' });
+    await expect(results).toBeVisible();
+    await expect(results).toContainText('这款字体可能还没有收录');
+    await expect(results.getByRole('listitem').first()).toBeVisible();
+    await results.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/shots/identify-absent-${width}.png`, fullPage: true });
+  }
+});

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { violations } from '../helpers/axe.ts';
 import { registeredPage } from '../helpers/e2e-register.ts';
 import { expect, test } from '../helpers/e2e-test.ts';
-import { familyZip, specimenPng } from '../helpers/submissions.ts';
+import { FIELDS, familyZip, REGULAR, specimenPng } from '../helpers/submissions.ts';
 
 // Two people, two browsers: a designer submits a family, a reviewer (EDITOR_ACCOUNTS in
 // playwright.config.ts) sends it back, the designer re-uploads, the reviewer accepts, the designer
@@ -33,6 +33,8 @@ test('a font goes from a designer’s upload through review to the library', asy
   await expect(designer.getByRole('link', { name: /GB 2312 汉字表/ })).toHaveAttribute('href', /gb2312-6763/);
   await designer.getByRole('link', { name: '开始投稿' }).first().click();
   await expect(designer.getByRole('heading', { name: '1. 字体信息' })).toBeVisible();
+  // Every field review needs is marked, as the server requires it (one contract for both).
+  await expect(designer.locator('.sub-panel .sub-field__required')).toHaveCount(7);
   await designer.getByLabel(/中文名称/).fill('墨香黑');
   await designer.getByLabel('英文名称').fill('Mo Xiang Hei');
   await designer.getByLabel('风格分类').selectOption('黑体');
@@ -108,8 +110,14 @@ test('a font goes from a designer’s upload through review to the library', asy
   await designer.getByLabel(/我已阅读并同意/).check();
   await designer.getByRole('button', { name: '签署协议' }).click();
   await expect(designer.getByRole('heading', { name: '你已签约' })).toBeVisible();
-  await designer.goto(detailUrl);
-  await designer.getByLabel('上传终稿').setInputFiles(family);
+  // The signed page leads back to the submission waiting for its final files.
+  await designer.getByRole('link', { name: '回到《墨香黑》上传终稿' }).click();
+  await expect(designer).toHaveURL(detailUrl);
+  // Final files without the bold are not the reviewed design: refused, saying why, with the way back to review.
+  await designer.getByLabel('上传终稿').setInputFiles(file('墨香黑-只有常规体.ttf', REGULAR));
+  await expect(designer.getByRole('alert')).toContainText('缺少字重 Bold（700）');
+  await expect(designer.getByRole('button', { name: '作为新版本重新送审' })).toBeVisible();
+  await designer.getByLabel('换一份终稿').setInputFiles(family);
   await expect(designer.getByText('终稿已上传', { exact: true })).toBeVisible();
 
   // The reviewer publishes; the font is in the library and previews in its own glyphs.
@@ -139,4 +147,64 @@ test('a font goes from a designer’s upload through review to the library', asy
   await designer.getByRole('link', { name: '墨香黑', exact: true }).click();
   await expect(designer).toHaveURL(detailUrl);
   await expect(designer.getByText('已上架', { exact: true })).toBeVisible();
+});
+
+/** Sends a complete submission to review over the API, as the form does step by step; answers its uid. */
+async function submittedOverApi(page: Page, fontName: string): Promise<string> {
+  const token = (await page.context().cookies()).find((cookie) => cookie.name === 'token')?.value ?? '';
+  const headers = { 'alliance-authenticate': token };
+  const upload = async (purpose: 'font' | 'image', bytes: Uint8Array, name: string, type: string) => {
+    const query = new URLSearchParams({ purpose, name, size: String(bytes.byteLength), type });
+    const ticket = (await (await page.request.get(`/web/api/contribute/getSTSToken?${query}`, { headers })).json())
+      .data as { url: string; headers: Record<string, string>; key: string };
+    const put = await page.request.put(ticket.url, { headers: ticket.headers, data: Buffer.from(bytes) });
+    expect(put.status()).toBe(200);
+    return { key: ticket.key, name };
+  };
+  const saved = await page.request.post('/web/api/submission/saveSubmission', {
+    headers,
+    data: {
+      fields: { ...FIELDS, fontName },
+      font: await upload('font', familyZip(), `${fontName}.zip`, 'application/zip'),
+      images: [await upload('image', await specimenPng(), '样张.png', 'image/png')],
+    },
+  });
+  const uid = ((await saved.json()) as { data: { uid: string } }).data.uid;
+  expect((await page.request.post('/web/api/contribute/submit', { headers, data: { uid } })).status()).toBe(200);
+  return uid;
+}
+
+test('a designer deletes a draft and withdraws a submission, each after saying so', async ({ browser }) => {
+  const designer = await signedIn(browser, `changes-${Date.now().toString(36)}@example.com`);
+
+  // A draft with only its name: kept, then deleted from the list after the dialog asks.
+  await designer.goto('/user/submit?new');
+  await designer.getByLabel(/中文名称/).fill('试写草稿');
+  await designer.getByRole('button', { name: '保存并继续' }).click();
+  await expect(designer.getByRole('heading', { name: '2. 字体文件' })).toBeVisible();
+  await designer.goto('/user/submission');
+  const draft = designer.getByRole('listitem').filter({ hasText: '试写草稿' });
+  await draft.getByRole('button', { name: '删除草稿' }).click();
+  const dialog = designer.getByRole('dialog', { name: '删除这份草稿？' });
+  await expect(dialog).toBeVisible();
+  expect(await violations(designer)).toEqual([]);
+  // Escape leaves it be.
+  await designer.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await draft.getByRole('button', { name: '删除草稿' }).click();
+  await dialog.getByRole('button', { name: '删除', exact: true }).click();
+  await expect(designer.getByText('你还没有投稿。')).toBeVisible();
+
+  // A submission in review, withdrawn from its page with a reason.
+  const uid = await submittedOverApi(designer, '撤回测试黑');
+  await designer.goto(`/user/submission/${uid}`);
+  await designer.getByRole('button', { name: '撤回投稿' }).click();
+  const withdraw = designer.getByRole('dialog', { name: '撤回这份投稿？' });
+  await expect(withdraw).toContainText('按投稿协议第二条保留备查');
+  await withdraw.getByLabel(/撤回原因/).fill('想再打磨一年');
+  await withdraw.getByRole('button', { name: '撤回投稿' }).click();
+  await expect(designer.getByText('已撤回', { exact: true })).toBeVisible();
+  await expect(designer.getByText('你已撤回这份投稿，审核已停止；文件和审核记录保留备查。')).toBeVisible();
+  await expect(designer.getByRole('button', { name: '撤回投稿' })).toHaveCount(0);
+  await expect(designer.getByText('想再打磨一年')).toBeVisible();
 });

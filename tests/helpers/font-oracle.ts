@@ -94,3 +94,50 @@ export function passesOts(bytes: Uint8Array): boolean {
     }
   });
 }
+
+/** The outlines (components drawn in place) and advances of the glyphs mapped to these characters, by fontTools. */
+export function decomposedOutlinesByFontTools(bytes: Uint8Array, chars: string[]): unknown[] {
+  return runFontTools(
+    bytes,
+    [
+      'import sys, json',
+      'from fontTools.ttLib import TTFont',
+      'from fontTools.pens.recordingPen import DecomposingRecordingPen',
+      'font = TTFont(sys.argv[1]); cmap = font.getBestCmap(); glyphs = font.getGlyphSet(); out = []',
+      'for char in json.loads(sys.argv[2]):',
+      '    name = cmap.get(ord(char))',
+      '    if name is None: out.append(None); continue',
+      '    pen = DecomposingRecordingPen(glyphs); glyphs[name].draw(pen)',
+      '    out.append({"advance": font["hmtx"][name][0], "value": pen.value})',
+      'print(json.dumps(out))',
+    ].join('\n'),
+    JSON.stringify(chars),
+  );
+}
+
+/**
+ * Shapes text with HarfBuzz's hb-shape (Debian: libharfbuzz-bin) and answers the outlines and
+ * advances of the glyphs it chose, so that two fonts can be compared glyph for glyph whatever
+ * their glyph ids. `direction` 'ttb' applies the vertical features (vert, vrt2).
+ */
+export function shapedOutlines(bytes: Uint8Array, text: string, direction: 'ltr' | 'ttb', features = ''): unknown[] {
+  return runFontTools(
+    bytes,
+    [
+      'import sys, json, subprocess',
+      'from fontTools.ttLib import TTFont',
+      'from fontTools.pens.recordingPen import DecomposingRecordingPen',
+      'args = ["hb-shape", "--no-glyph-names", "--output-format=json", "--direction=" + sys.argv[3], sys.argv[1], sys.argv[2]]',
+      'if sys.argv[4]: args.insert(1, "--features=" + sys.argv[4])',
+      'shaped = json.loads(subprocess.check_output(args))',
+      'font = TTFont(sys.argv[1]); order = font.getGlyphOrder(); glyphs = font.getGlyphSet(); out = []',
+      'for item in shaped:',
+      '    name = order[item["g"]]; pen = DecomposingRecordingPen(glyphs); glyphs[name].draw(pen)',
+      '    out.append({"value": pen.value, "ax": item["ax"], "ay": item["ay"], "dx": item["dx"], "dy": item["dy"]})',
+      'print(json.dumps(out))',
+    ].join('\n'),
+    text,
+    direction,
+    features,
+  );
+}

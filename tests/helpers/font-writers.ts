@@ -70,3 +70,88 @@ export function glyphCountByFontTools(bytes: Uint8Array): number {
     );
   });
 }
+
+/** Runs a fontTools script on the font (argv[1]) that writes the font it makes to argv[2]. */
+function rewrite(bytes: Uint8Array, script: string, args: string[] = []): Uint8Array {
+  return inTempDir((dir) => {
+    const input = path.join(dir, 'in.ttf');
+    const output = path.join(dir, 'out.ttf');
+    fs.writeFileSync(input, bytes);
+    python(['import sys, json', 'from fontTools.ttLib import TTFont', script].join('\n'), [input, output, ...args]);
+    return new Uint8Array(fs.readFileSync(output));
+  });
+}
+
+/**
+ * The font with its family renamed by fontTools, as a designer renames a cut: every name record that
+ * holds the old family (English or Chinese) holds the new one, the PostScript name without spaces.
+ */
+export function renamedByFontTools(bytes: Uint8Array, from: string, to: string, fromZh = '', toZh = ''): Uint8Array {
+  return rewrite(
+    bytes,
+    [
+      'f = TTFont(sys.argv[1])',
+      'old, new, old_zh, new_zh = sys.argv[3:7]',
+      'for record in f["name"].names:',
+      '    text = record.toUnicode()',
+      '    if record.nameID == 6: text = text.replace(old.replace(" ", ""), new.replace(" ", ""))',
+      '    text = text.replace(old, new)',
+      '    if old_zh: text = text.replace(old_zh, new_zh)',
+      '    record.string = text',
+      'f.save(sys.argv[2])',
+    ].join('\n'),
+    [from, to, fromZh, toZh],
+  );
+}
+
+/** The font without the given characters (and the glyphs only they use), cut by fontTools' subsetter. */
+export function withoutCharactersByFontTools(bytes: Uint8Array, characters: string): Uint8Array {
+  return rewrite(
+    bytes,
+    [
+      'from fontTools import subset',
+      'f = TTFont(sys.argv[1])',
+      'drop = {ord(c) for c in sys.argv[3]}',
+      'keep = [cp for cp in f.getBestCmap() if cp not in drop]',
+      'options = subset.Options()',
+      'options.name_IDs = ["*"]',
+      'options.name_languages = ["*"]',
+      'options.layout_features = ["*"]',
+      'options.notdef_outline = True',
+      'subsetter = subset.Subsetter(options)',
+      'subsetter.populate(unicodes=keep)',
+      'subsetter.subset(f)',
+      'f.save(sys.argv[2])',
+    ].join('\n'),
+    [characters],
+  );
+}
+
+/**
+ * The font with the outlines of the given characters redrawn: scaled by `scale` about the glyph's
+ * centre and moved `shift` units right, as fontTools writes them. A scale of 1 and a small shift
+ * move every point without changing the design.
+ */
+export function redrawnByFontTools(bytes: Uint8Array, characters: string, scale: number, shift: number): Uint8Array {
+  return rewrite(
+    bytes,
+    [
+      'f = TTFont(sys.argv[1])',
+      'chars, scale, shift = sys.argv[3], float(sys.argv[4]), int(sys.argv[5])',
+      'glyf = f["glyf"]',
+      'cmap = f.getBestCmap()',
+      'names = {cmap[ord(c)] for c in chars if ord(c) in cmap} if chars else set(glyf.keys())',
+      'for name in names:',
+      '    glyph = glyf[name]',
+      '    if glyph.isComposite() or glyph.numberOfContours <= 0: continue',
+      '    glyph.recalcBounds(glyf)',
+      '    cx, cy = (glyph.xMin + glyph.xMax) / 2, (glyph.yMin + glyph.yMax) / 2',
+      '    glyph.coordinates.transform(((scale, 0), (0, scale)))',
+      '    glyph.coordinates.translate((round(cx - cx * scale) + shift, round(cy - cy * scale)))',
+      '    glyph.coordinates.toInt()',
+      '    glyph.recalcBounds(glyf)',
+      'f.save(sys.argv[2])',
+    ].join('\n'),
+    [characters, String(scale), String(shift)],
+  );
+}

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Envelope } from '../../src/contract/envelope.ts';
 import type { UploadTicket } from '../../src/contract/submissions.ts';
 import { type CaptchaPost, solvePuzzle } from './captcha-solver.ts';
+import { renamedByFontTools } from './font-writers.ts';
 import { REGULAR, specimenPng } from './submissions.ts';
 
 // An account made over HTTP as a browser makes it (puzzle, e-mailed code from the local outbox,
@@ -97,6 +98,9 @@ async function uploadAs(base: string, token: string, purpose: 'font' | 'image', 
   return { key: ticket.key, name };
 }
 
+/** The test family's regular weight renamed to the submission's English name. */
+const YANCHI_HEI = renamedByFontTools(REGULAR, 'Mo Xiang Hei', 'Yanchi Hei');
+
 /**
  * Gives the signed-in account one record of each kind its pages show in detail: a custom-font
  * request (which also leaves a message) and a submission sent to review, so the user centre's and
@@ -125,7 +129,8 @@ async function seedAccountRecords(base: string, token: string): Promise<void> {
       license: 'OFL-1.1',
       design: { origin: 'original', method: 'digital', usage: 'text' },
     },
-    font: await uploadAs(base, token, 'font', REGULAR, 'YanchiHei-Regular.ttf'),
+    // The English name is the font's own family name, as submitting requires.
+    font: await uploadAs(base, token, 'font', YANCHI_HEI, 'YanchiHei-Regular.ttf'),
     images: [await uploadAs(base, token, 'image', await specimenPng(), 'specimen.png')],
   });
   await callAs(base, token, '/web/api/contribute/submit', { uid: draft.uid, note: '' });

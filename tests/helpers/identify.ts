@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { createCanvas } from '@napi-rs/canvas';
 import { type GrayImage, grayOf } from '../../src/server/engine/identify/binarise.ts';
 import type { Box } from '../../src/server/engine/identify/segment.ts';
@@ -7,14 +6,14 @@ import { acquireFace } from '../../src/server/engine/text/font-registry.ts';
 // Pictures of text with known character boxes, drawn from the fixture fonts, for the glyph finder's
 // and the matcher's tests.
 
-/** A fixture font file by family folder and file name. */
-export function fixtureFont(family: string, file: string): Uint8Array {
-  return new Uint8Array(fs.readFileSync(`tests/fixtures/fonts/${family}/${file}`));
+/** The path of a fixture font by family folder and file name. */
+export function fixtureFont(family: string, file: string): string {
+  return `tests/fixtures/fonts/${family}/${file}`;
 }
 
 /** Takes a font from the font registry for drawing test pictures (held for the rest of the run). */
-export function registerTestFont(bytes: Uint8Array): string {
-  return acquireFace({ bytes }).family;
+export function registerTestFont(file: string): string {
+  return acquireFace({ path: file }).family;
 }
 
 /** Options of a drawn picture. */

@@ -2,12 +2,19 @@ import fs from 'node:fs';
 import zlib from 'node:zlib';
 import type { Hono } from 'hono';
 import sharp from 'sharp';
-import type { UploadPurpose, UploadTicket } from '../../src/contract/submissions.ts';
-import { as, call } from './font-library.ts';
+import type { SubmissionDetail, UploadPurpose, UploadTicket } from '../../src/contract/submissions.ts';
+import { as, call, json } from './font-library.ts';
+import { renamedByFontTools } from './font-writers.ts';
 
-/** The fixture family the submission tests send: two weights of a small Noto Sans SC subset. */
-export const REGULAR = new Uint8Array(fs.readFileSync('tests/fixtures/fonts/noto-sans-sc/NotoSansSC_400Regular.ttf'));
-export const BOLD = new Uint8Array(fs.readFileSync('tests/fixtures/fonts/noto-sans-sc/NotoSansSC_700Bold.ttf'));
+const NOTO_REGULAR = new Uint8Array(fs.readFileSync('tests/fixtures/fonts/noto-sans-sc/NotoSansSC_400Regular.ttf'));
+const NOTO_BOLD = new Uint8Array(fs.readFileSync('tests/fixtures/fonts/noto-sans-sc/NotoSansSC_700Bold.ttf'));
+
+/**
+ * The family the submission tests send, as a designer would: two weights of the small Noto Sans SC
+ * subset renamed “Mo Xiang Hei” by fontTools (the English name of the submission must be the font's).
+ */
+export const REGULAR = renamedByFontTools(NOTO_REGULAR, 'Noto Sans SC', 'Mo Xiang Hei');
+export const BOLD = renamedByFontTools(NOTO_BOLD, 'Noto Sans SC', 'Mo Xiang Hei');
 
 /**
  * A zip of stored (uncompressed) or deflated entries, written by hand so a test can put in what no
@@ -106,4 +113,43 @@ export async function uploadAs(
   });
   if (put.status !== 200) throw new Error(`upload refused: ${put.status} ${await put.text()}`);
   return { key: ticket.data.key, name };
+}
+
+/** The information of the test family's submission, complete. */
+export const FIELDS = {
+  fontName: '墨香黑',
+  nameEn: 'Mo Xiang Hei',
+  category: '黑体',
+  script: '简体',
+  designer: '林墨',
+  description: '一款为屏幕正文设计的黑体，笔画端口略带弧度，小字号下依然清楚，适合长篇阅读。',
+  license: 'OFL-1.1',
+  design: { origin: 'derived', baseFont: '思源黑体', method: 'digital', usage: 'text', notes: '历时两年。' },
+};
+
+/**
+ * Takes a complete submission of `font` (a zip of the test family unless given) through review to
+ * accepted, as its designer and a reviewer do over the API; answers its uid.
+ */
+export async function acceptedSubmission(
+  app: Hono,
+  designer: number,
+  reviewer: number,
+  font: Uint8Array = familyZip(),
+  fields: Record<string, unknown> = FIELDS,
+): Promise<string> {
+  const post = async (account: number, url: string, body: unknown) => {
+    const answer = await call<SubmissionDetail>(app, `/web/api/${url}`, as(account, json('POST', body)));
+    if (answer.status !== 200) throw new Error(`${url} refused: ${answer.message}`);
+    return answer.data;
+  };
+  const draft = await post(designer, 'submission/saveSubmission', {
+    fields,
+    font: await uploadAs(app, designer, 'font', font, '墨香黑.zip'),
+    images: [await uploadAs(app, designer, 'image', await specimenPng(), '样张.png')],
+  });
+  await post(designer, 'contribute/submit', { uid: draft.uid });
+  await post(reviewer, 'review/claim', { uid: draft.uid });
+  await post(reviewer, 'review/decide', { uid: draft.uid, action: 'accept' });
+  return draft.uid;
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { countCoverage, coverageSets } from '../../src/server/engine/charsets.ts';
+import { countCoverage, coverageSets, tongyongTable } from '../../src/server/engine/charsets.ts';
 
 const cp = (char: string) => char.codePointAt(0) ?? -1;
 
@@ -60,5 +60,17 @@ describe('countCoverage', () => {
     const present = new Set([cp('啊'), cp('臺'), cp('一'), 0x41, 0x10000]);
     // 啊 and 一 are in all three hanzi sets, 臺 only in Big5; U+10000 is in none.
     expect(countCoverage((c) => present.has(c))).toEqual({ gb2312: 2, tongyong: 2, big5: 3, latin: 1 });
+  });
+});
+
+describe('tongyongTable', () => {
+  test('holds the 8 105 characters of 通用规范汉字表, level 1 first', () => {
+    const table = tongyongTable();
+    expect(table).toHaveLength(8105);
+    expect(new Set(table).size).toBe(8105);
+    expect(table.slice(0, 3500).join('')).toBe(
+      fs.readFileSync('src/server/engine/data/tongyong-level1.txt', 'utf8').trim(),
+    );
+    for (const character of ['傀', '儡', '凫', '蚜', '蛆', '黍', '㑇', '𬱖']) expect(table).toContain(character);
   });
 });

@@ -31,6 +31,7 @@ describe('the Node server in front of the pages', () => {
       c.header('Set-Cookie', 'b=2; Path=/', { append: true });
       return c.json({ got: await c.req.json(), origin: new URL(c.req.url).host });
     });
+    api.post('/web/api/length', async (c) => c.json({ length: (await c.req.arrayBuffer()).byteLength }));
     registerApiApp(api);
     server = http.createServer(
       withLivenessProbe(
@@ -69,6 +70,15 @@ describe('the Node server in front of the pages', () => {
       body: JSON.stringify({ text: 'x'.repeat(4096) }),
     });
     expect(tooLarge.status).toBe(413);
+  });
+
+  test('reads small bodies whole and streams large ones, and sends a JSON answer with its length', async () => {
+    for (const length of [10, 64 * 1024, 300 * 1024]) {
+      const answer = await fetch(`${base}/web/api/length`, { method: 'POST', body: new Uint8Array(length) });
+      const text = await answer.text();
+      expect(JSON.parse(text)).toEqual({ length });
+      expect(answer.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+    }
   });
 
   test('answers /healthz itself, uncached', async () => {

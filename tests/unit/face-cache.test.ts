@@ -14,6 +14,9 @@ function fakeFace(size: number): SubsetFace & { grow(to: number): void; destroye
       current = to;
     },
     preprocessed: false,
+    get preprocessedSize() {
+      return current * 4;
+    },
     uses: 0,
     subset: () => new Uint8Array(),
     preprocess: () => {},
@@ -36,6 +39,25 @@ describe('FaceCache', () => {
     expect(a.destroyed).toBe(false);
     expect(cache.get('c')).toBe(c);
     expect(cache.count).toBe(2);
+  });
+
+  test('says whether a face may grow without letting another go', () => {
+    const cache = new FaceCache(100);
+    cache.set('a', fakeFace(30));
+    cache.set('b', fakeFace(30));
+    expect(cache.hasRoomFor(40)).toBe(true);
+    expect(cache.hasRoomFor(41)).toBe(false);
+  });
+
+  test('says which faces it let go, and not the one it only counted again', () => {
+    const evicted: string[] = [];
+    const cache = new FaceCache(100, (fontId) => evicted.push(fontId));
+    const b = fakeFace(30);
+    cache.set('a', fakeFace(30));
+    cache.set('b', b);
+    b.grow(90);
+    cache.trim('b');
+    expect(evicted).toEqual(['a']);
   });
 
   test('counts a face again when it grows, and trims the others to make room', () => {

@@ -1,4 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { coverageSets } from '../../src/server/engine/charsets.ts';
 import { cssWeight, FontFormatError, readFontMetadata } from '../../src/server/engine/metadata.ts';
@@ -52,8 +55,38 @@ describe('readFontMetadata', () => {
     expect(meta.coverage.gb2312).toBeGreaterThan(100);
   });
 
+  test.each([
+    ['Regular', 'Light'],
+    ['Italic', 'Light Italic'],
+  ])('reads the weight a font without typographic names puts in its family (%s → %s)', (subfamily, style) => {
+    // As web-font subsetters leave a Light face: family 'Test Sans Light', subfamily 'Regular', no ID 16/17.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'font-metadata-'));
+    const file = path.join(dir, 'light.ttf');
+    execFileSync('/usr/bin/python3', [
+      '-c',
+      [
+        'import sys',
+        'from fontTools.ttLib import TTFont',
+        'f = TTFont(sys.argv[1])',
+        'n = f["name"]',
+        'n.names = [r for r in n.names if r.nameID not in (16, 17)]',
+        'n.setName("Test Sans Light", 1, 3, 1, 0x409)',
+        'n.setName(sys.argv[3], 2, 3, 1, 0x409)',
+        'f["OS/2"].usWeightClass = 300',
+        'f.save(sys.argv[2])',
+      ].join('\n'),
+      `${FIXTURES}/noto-sans-sc/NotoSansSC_400Regular.ttf`,
+      file,
+      subfamily,
+    ]);
+    const meta = readFontMetadata(new Uint8Array(fs.readFileSync(file)));
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(meta.styleName).toBe(style);
+    expect(meta.weight).toBe(300);
+  });
+
   test('counts the glyphs of the font', () => {
-    expect(readFontMetadata(read('noto-sans-sc/NotoSansSC_400Regular.ttf')).glyphCount).toBe(532);
+    expect(readFontMetadata(read('noto-sans-sc/NotoSansSC_400Regular.ttf')).glyphCount).toBe(725);
   });
 
   test('throws FontFormatError for bytes that are not a font', () => {

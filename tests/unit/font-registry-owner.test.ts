@@ -9,11 +9,6 @@ import { describe, expect, test } from 'vitest';
 
 const OWNER = 'src/server/engine/text/font-registry.ts';
 const SELF = 'tests/unit/font-registry-owner.test.ts';
-/**
- * Files that still register faces themselves, until they ask the registry like the rest. A file
- * listed here that no longer names GlobalFonts fails the test: take it off the list.
- */
-const NOT_YET = ['src/server/engine/identify/reference.ts'];
 
 function sources(folder: string): string[] {
   return fs
@@ -31,8 +26,7 @@ describe('the font registry', () => {
       .flatMap(sources)
       .filter((file) => file !== OWNER && file !== SELF)
       .filter((file) => /\bGlobalFonts\b/.test(fs.readFileSync(file, 'utf8')));
-    expect(naming.filter((file) => !NOT_YET.includes(file))).toEqual([]);
-    expect(NOT_YET.filter((file) => !naming.includes(file))).toEqual([]);
+    expect(naming).toEqual([]);
     expect(fs.readFileSync(OWNER, 'utf8')).toMatch(/\bGlobalFonts\b/);
   });
 });

@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'vitest';
+import { coverageSets } from '../../src/server/engine/charsets.ts';
 import { binarise } from '../../src/server/engine/identify/binarise.ts';
-import { GlyphIndex } from '../../src/server/engine/identify/glyph-index.ts';
 import { describeBox, findGlyphs } from '../../src/server/engine/identify/glyphs.ts';
-import { rankFaces } from '../../src/server/engine/identify/matcher.ts';
+import { rankFaces, sampleScript } from '../../src/server/engine/identify/matcher.ts';
 import { ReferenceFont } from '../../src/server/engine/identify/reference.ts';
+import { ReferenceStore } from '../../src/server/engine/identify/reference-store.ts';
 import { rotateGray } from '../../src/server/engine/identify/segment.ts';
 import { drawTextPicture, fixtureFont, overlapOf, registerTestFont } from '../helpers/identify.ts';
 
@@ -42,6 +43,24 @@ describe('binarise', () => {
 });
 
 describe('findGlyphs', () => {
+  test('cuts light text on a navy-to-blue gradient as it cuts dark text on white', () => {
+    const text = '重政朗陵';
+    const picture = drawTextPicture({ lines: [text], family: regularFamily, size: 40, spacing: 0.08 });
+    const { width, data } = picture.gray;
+    // The strokes turned near-white, the ground a gradient from navy (25) to mid blue (135).
+    for (let i = 0; i < data.length; i++) {
+      const inkShare = Math.min(1, Math.max(0, (244 - (data[i] as number)) / (244 - 32)));
+      const ground = 25 + (110 * (i % width)) / width;
+      data[i] = Math.round(ground * (1 - inkShare) + 245 * inkShare);
+    }
+    const found = findGlyphs(picture.gray);
+    expect(found.lightText).toBe(true);
+    expect(found.lines.map((line) => line.glyphs.length)).toEqual([4]);
+    found.lines[0]?.glyphs.forEach((glyph, i) => {
+      expect(overlapOf(glyph, picture.boxes[0]?.[i] as (typeof picture.boxes)[0][0])).toBeGreaterThan(0.8);
+    });
+  });
+
   test.each([
     ['characters made of separate parts', ['川小儿八', '三二心以']],
     ['a line of mixed characters', ['公分北外不']],
@@ -78,18 +97,18 @@ describe('findGlyphs', () => {
 
 describe('rankFaces', () => {
   const faces = {
-    regular: new ReferenceFont(notoRegular),
-    bold: new ReferenceFont(notoBold),
-    kuaile: new ReferenceFont(kuaile),
-    boldTwin: new ReferenceFont(notoBold),
+    regular: new ReferenceFont({ path: notoRegular }),
+    bold: new ReferenceFont({ path: notoBold }),
+    kuaile: new ReferenceFont({ path: kuaile }),
+    boldTwin: new ReferenceFont({ path: notoBold }),
   };
-  const index = new GlyphIndex();
+  const index = new ReferenceStore();
   const ids = Object.keys(faces) as (keyof typeof faces)[];
   const lookup = (faceId: string, character: string) => {
     let descriptor = index.get(faceId, character);
     if (descriptor === undefined) {
       descriptor = faces[faceId as keyof typeof faces].describe(character);
-      index.set(faceId, character, descriptor);
+      index.add(faceId, [[character, descriptor]]);
     }
     return descriptor;
   };
@@ -129,23 +148,14 @@ describe('rankFaces', () => {
   });
 });
 
-describe('GlyphIndex', () => {
-  test('reads back what it wrote, absent characters included', () => {
-    const index = new GlyphIndex();
-    const font = new ReferenceFont(notoRegular);
-    index.set('a', '永', font.describe('永'));
-    index.set('a', '𠀀', null);
-    const copy = new GlyphIndex();
-    copy.import('a', index.export('a'));
-    expect(copy.get('a', '永')).toEqual(index.get('a', '永'));
-    expect(copy.get('a', '𠀀')).toBeNull();
-    expect(copy.get('a', '和')).toBeUndefined();
-    expect(copy.missing(['a', 'b'], ['永', '和'])).toEqual(
-      new Map([
-        ['a', ['和']],
-        ['b', ['永', '和']],
-      ]),
-    );
-    font.close();
+describe('sampleScript', () => {
+  const sets = coverageSets();
+  test.each([
+    ['simplified characters', '这边发现', '简体'],
+    ['traditional characters', '這邊發現', '繁体'],
+    ['characters both scripts share', '永和九年', '简体'],
+    ['kana', 'ひらがな', '日文'],
+  ])('takes %s for their script', (_name, text, script) => {
+    expect(sampleScript([...text], sets)).toBe(script);
   });
 });

@@ -1,6 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import { SUBMISSION_ACTIONS, SUBMISSION_STATUSES } from '../../src/contract/submissions.ts';
-import { type Actor, IllegalMove, MOVES, nextStatus } from '../../src/server/submissions/lifecycle.ts';
+import {
+  type Actor,
+  DELETABLE,
+  FINAL,
+  IllegalMove,
+  MOVES,
+  nextStatus,
+} from '../../src/server/submissions/lifecycle.ts';
 
 const ACTORS: Actor[] = ['designer', 'reviewer'];
 
@@ -46,12 +53,29 @@ describe('submission lifecycle', () => {
     expect((error as IllegalMove).message).toMatch(/[\u4e00-\u9fff]/);
   });
 
-  test('published and rejected are final', () => {
+  test('published, rejected and withdrawn are final', () => {
     for (const action of SUBMISSION_ACTIONS) {
       for (const actor of ACTORS) {
-        expect(() => nextStatus(action, 'published', actor)).toThrow(IllegalMove);
-        expect(() => nextStatus(action, 'rejected', actor)).toThrow(IllegalMove);
+        for (const end of FINAL) expect(() => nextStatus(action, end, actor)).toThrow(IllegalMove);
       }
     }
+    expect(FINAL).toEqual(['published', 'rejected', 'withdrawn']);
+  });
+
+  test('its designer withdraws it from every stage after the draft and before publishing', () => {
+    const withdrawable = SUBMISSION_STATUSES.filter((status) => !['draft', ...FINAL].includes(status));
+    for (const from of withdrawable) expect(nextStatus('withdraw', from, 'designer')).toBe('withdrawn');
+    expect(() => nextStatus('withdraw', 'published', 'designer')).toThrow('投稿当前为“已上架”，不能撤回投稿');
+    // A draft nobody else has seen is deleted instead.
+    expect(DELETABLE).toEqual(['draft']);
+    expect(() => nextStatus('withdraw', 'draft', 'designer')).toThrow(IllegalMove);
+    expect(() => nextStatus('withdraw', 'reviewing', 'reviewer')).toThrow('“撤回投稿”只能由投稿的设计师本人操作');
+  });
+
+  test('final files that changed the design go back to review, with the reason', () => {
+    expect(nextStatus('rereview', 'approved', 'designer')).toBe('resubmitted');
+    expect(nextStatus('claim', 'resubmitted', 'reviewer')).toBe('reviewing');
+    expect(MOVES.rereview.needsNote).toBe(true);
+    expect(() => nextStatus('rereview', 'finalized', 'designer')).toThrow(IllegalMove);
   });
 });

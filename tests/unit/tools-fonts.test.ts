@@ -153,7 +153,7 @@ describe('ToolsPool', () => {
     );
     await expect(slow).rejects.toThrow('处理时间过长');
     const next = await pool.run({ kind: 'describe', key: 'in/font.ttf', maxSfntBytes: 64 << 20 }, { lane: 'quick' });
-    expect(next.glyphCount).toBe(532);
+    expect(next.glyphCount).toBe(725);
   });
 });
 

@@ -1,30 +1,39 @@
 // Draws every preview of a page in its own font with one request to the subset service: each
 // element marked `data-preview-gno` asks for the characters of its text (or `data-preview-text`),
-// and gets an @font-face rule pointing at the returned WOFF2.
-import { subsetFonts } from '../../api/fonts.ts';
+// and the answer carries each font's WOFF2 itself, which becomes a FontFace of the page.
+import { type SubsetResultItem, subsetFonts } from '../../api/fonts.ts';
 
-const STYLE_ID = 'font-preview-faces';
 let generation = 0;
+/** The faces the page shows now; the next texts' faces replace them. */
+let shown: FontFace[] = [];
 
 function previewText(element: HTMLElement): string {
   return element.dataset['previewText'] ?? element.textContent ?? '';
 }
 
-function styleSheet(): HTMLStyleElement {
-  let style = document.getElementById(STYLE_ID) as HTMLStyleElement | null;
-  if (!style) {
-    style = document.createElement('style');
-    style.id = STYLE_ID;
-    document.head.append(style);
+function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
+  const native = (Uint8Array as { fromBase64?: (text: string) => Uint8Array<ArrayBuffer> }).fromBase64;
+  if (native) return native(text);
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** A face for one answer item: from the bytes it carries, else from its WOFF2's address. */
+function faceOf(family: string, result: SubsetResultItem): { face: FontFace; bytes: number } {
+  if (result.woff2) {
+    const bytes = decodeBase64(result.woff2);
+    return { face: new FontFace(family, bytes, { display: 'swap' }), bytes: bytes.byteLength };
   }
-  return style;
+  return { face: new FontFace(family, `url('${result.woffPath}') format('woff2')`, { display: 'swap' }), bytes: 0 };
 }
 
 /**
  * Loads preview fonts for every `[data-preview-gno]` inside `root`: one POST /webfont/http for all of
- * them (one item per font, holding the characters of all its previews), then one @font-face rule per
- * font (font-display: swap, so the text shows at once in the fallback). Resolves once every face
- * has loaded; a failure leaves the fallback font in place.
+ * them (one item per font, holding the characters of all its previews) that answers with the WOFF2
+ * bytes, then one FontFace per font (the text shows in the fallback until it is ready). Resolves
+ * once every face has loaded; a failure leaves the fallback font in place.
  */
 export async function loadPreviews(root: ParentNode = document): Promise<void> {
   const elements = [...root.querySelectorAll<HTMLElement>('[data-preview-gno]')];
@@ -36,16 +45,21 @@ export async function loadPreviews(root: ParentNode = document): Promise<void> {
   }
   const items = [...texts].map(([gno, text]) => ({ gno, text: [...new Set(text)].join('') || gno }));
   const run = ++generation;
-  const results = await subsetFonts(items).catch(() => []);
+  const results = await subsetFonts(items, { embed: true }).catch(() => []);
   if (run !== generation) return; // a newer text is on its way
-  const rules: string[] = [];
+  const faces: FontFace[] = [];
   const families = new Map<string, string>();
+  let fontBytes = 0;
   for (const result of results) {
     const family = `fa-preview-${run}-${result.gno}`;
     families.set(result.gno, family);
-    rules.push(`@font-face{font-family:'${family}';src:url('${result.woffPath}') format('woff2');font-display:swap}`);
+    const { face, bytes } = faceOf(family, result);
+    fontBytes += bytes;
+    faces.push(face);
+    document.fonts.add(face);
   }
-  styleSheet().textContent = rules.join('\n');
+  for (const face of shown) document.fonts.delete(face);
+  shown = faces;
   const missingOf = new Map(results.map((result) => [result.gno, new Set(result.missing ?? '')]));
   for (const element of elements) {
     const gno = element.dataset['previewGno'] ?? '';
@@ -53,11 +67,9 @@ export async function loadPreviews(root: ParentNode = document): Promise<void> {
     if (family) element.style.fontFamily = `'${family}', var(--font-sans)`;
     markMissing(element, missingOf.get(gno));
   }
-  await Promise.all(
-    [...families.values()].map((family) => document.fonts.load(`1em '${family}'`).catch(() => undefined)),
-  );
-  // Tests and benchmarks read when every preview was drawn in its own font.
-  performance.mark('font-previews-drawn', { detail: { run, fonts: families.size } });
+  await Promise.all(faces.map((face) => face.load().catch(() => undefined)));
+  // Tests and benchmarks read when every preview was drawn in its own font, and with how many bytes.
+  performance.mark('font-previews-drawn', { detail: { run, fonts: families.size, fontBytes } });
   document.documentElement.dataset['previewsLoaded'] = String(run);
 }
 

@@ -12,8 +12,13 @@ import {
   commentItemName,
   DESIGN_METHODS,
   DESIGN_ORIGINS,
+  DESIGN_RULES,
   DESIGN_USAGES,
   type DesignModel,
+  designProblem,
+  fieldsProblem,
+  isRequired,
+  SUBMISSION_FIELD_RULES as RULES,
   SUBMISSION_LICENSES,
   SUBMISSION_MAX_FONT_MB,
   SUBMISSION_MAX_IMAGE_MB,
@@ -30,12 +35,12 @@ import { Choice, Input, Select, TextArea, Uploader } from './fields.tsx';
 // A submission sent back for changes opens here too: the steps then show the reviewers' comments
 // beside what they are about, saves go through updateContributeById, and the last step resubmits.
 // Files go straight from the browser to storage with a presigned PUT, then the server checks them.
+// What each field needs, its label and its 必填 mark come from the contract the server checks with.
 
 const STEPS = ['字体信息', '字体文件', '展示图', '设计说明', '确认提交'] as const;
 type Step = 0 | 1 | 2 | 3 | 4;
 
 const EMPTY_DESIGN: DesignModel = { origin: 'original', baseFont: '', method: 'digital', usage: 'both', notes: '' };
-const NAME_EN = /^[A-Za-z][A-Za-z0-9 -]{1,47}$/;
 
 interface Props {
   initial: SubmissionDetail | null;
@@ -129,26 +134,17 @@ export default function SubmitWizard({ initial }: Props): ReactElement {
     }
   }
 
-  function infoProblem(): string {
-    if (!draft.fontName.trim()) return '请填写字体中文名称';
-    if (draft.nameEn && !NAME_EN.test(draft.nameEn.trim())) {
-      return '英文名称以字母开头，只用字母、数字、空格和连字符，2 到 48 个字符';
-    }
-    return '';
-  }
-
-  const infoFields = (): Partial<SubmissionFields> => {
-    const fields: Partial<SubmissionFields> = {
-      fontName: draft.fontName.trim(),
-      designer: draft.designer.trim(),
-      description: draft.description.trim(),
-    };
-    if (draft.nameEn.trim()) fields.nameEn = draft.nameEn.trim();
-    if (draft.category) fields.category = draft.category as SubmissionFields['category'];
-    if (draft.script) fields.script = draft.script as SubmissionFields['script'];
-    if (draft.license) fields.license = draft.license as SubmissionFields['license'];
-    return fields;
-  };
+  // The first step's fields as the server takes them: a blank one is not filled in yet.
+  const infoFields = () => ({
+    fontName: draft.fontName.trim(),
+    nameEn: draft.nameEn.trim(),
+    category: draft.category as SubmissionFields['category'] | '',
+    script: draft.script as SubmissionFields['script'] | '',
+    designer: draft.designer.trim(),
+    description: draft.description.trim(),
+    license: draft.license as SubmissionFields['license'] | '',
+  });
+  const infoProblem = () => fieldsProblem(infoFields()) ?? '';
 
   async function saveStep(event: FormEvent, next: Step, changes: () => SubmissionChanges | string) {
     event.preventDefault();
@@ -181,6 +177,8 @@ export default function SubmitWizard({ initial }: Props): ReactElement {
           ? { font: refs[0] as NonNullable<SubmissionChanges['font']>, ...(detail ? {} : { fields: infoFields() }) }
           : { images: refs, ...(detail ? {} : { fields: infoFields() }) },
       );
+      // A font named in Latin gives the English name when none was written.
+      if (saved && !draft.nameEn.trim() && saved.fields.nameEn) set('nameEn', saved.fields.nameEn);
       if (saved) showToast(kind === 'font' ? '字体文件已通过检查' : '展示图已上传', 'success');
     } catch (caught) {
       setError(caught instanceof RequestError || caught instanceof Error ? caught.message : '上传失败，请重试');
@@ -206,6 +204,7 @@ export default function SubmitWizard({ initial }: Props): ReactElement {
   const font = detail?.fonts[0];
   const images = detail?.images ?? [];
   const missing = detail?.missing ?? ['英文名称', '字体文件', '至少一张展示图'];
+  const problems = detail?.problems ?? [];
 
   const actions = (back: Step | null, primary: ReactNode) => (
     <div className="sub-actions">
@@ -258,51 +257,65 @@ export default function SubmitWizard({ initial }: Props): ReactElement {
 
         {step === 0 && (
           <form noValidate onSubmit={(event) => saveStep(event, 1, () => infoProblem() || { fields: infoFields() })}>
+            <p className="sub-form-note">
+              标有（必填）的项目在提交审核前都要填写；草稿可以先只填中文名称，随时回来补充。
+            </p>
             <Comments
               detail={detail}
               items={fieldItems(['fontName', 'nameEn', 'category', 'script', 'designer', 'description', 'license'])}
             />
             <div className="sub-grid">
               <Input
-                label="中文名称"
-                required
+                label={RULES.fontName.label}
+                required={isRequired(RULES.fontName)}
                 value={draft.fontName}
-                maxLength={40}
+                maxLength={RULES.fontName.max}
                 onChange={(v) => set('fontName', v)}
                 hint="字体的正式中文名，不得与已收录字体重名"
               />
               <Input
-                label="英文名称"
+                label={RULES.nameEn.label}
+                required={isRequired(RULES.nameEn)}
                 value={draft.nameEn}
-                maxLength={48}
+                maxLength={RULES.nameEn.max}
                 lang="en"
                 onChange={(v) => set('nameEn', v)}
-                hint="与字体文件中的 Family Name 一致，如 Mo Xiang Hei"
+                hint="须与字体文件里的英文家族名一致，如 Mo Xiang Hei"
               />
               <Select
-                label="风格分类"
+                label={RULES.category.label}
+                required={isRequired(RULES.category)}
                 value={draft.category}
                 options={FONT_CATEGORIES}
                 onChange={(v) => set('category', v)}
               />
-              <Select label="适用文字" value={draft.script} options={FONT_SCRIPTS} onChange={(v) => set('script', v)} />
+              <Select
+                label={RULES.script.label}
+                required={isRequired(RULES.script)}
+                value={draft.script}
+                options={FONT_SCRIPTS}
+                onChange={(v) => set('script', v)}
+              />
               <Input
-                label="设计师署名"
+                label={RULES.designer.label}
+                required={isRequired(RULES.designer)}
                 value={draft.designer}
-                maxLength={40}
+                maxLength={RULES.designer.max}
                 onChange={(v) => set('designer', v)}
                 hint="个人或团队名称，上架后显示在字体页面"
               />
             </div>
             <TextArea
-              label="字体介绍"
+              label={RULES.description.label}
+              required={isRequired(RULES.description)}
               value={draft.description}
-              maxLength={2000}
+              maxLength={RULES.description.max}
               onChange={(v) => set('description', v)}
-              hint="设计思路、风格特点和适用场合，至少 20 个字，会显示在字体页面"
+              hint={`设计思路、风格特点和适用场合，至少 ${RULES.description.min} 个字，会显示在字体页面`}
             />
             <Choice
-              legend="授权方式"
+              legend={RULES.license.label}
+              required={isRequired(RULES.license)}
               value={draft.license}
               options={SUBMISSION_LICENSES}
               onChange={(v) => set('license', v)}
@@ -374,46 +387,46 @@ export default function SubmitWizard({ initial }: Props): ReactElement {
           <form
             noValidate
             onSubmit={(event) =>
-              saveStep(event, 4, () =>
-                draft.design.origin === 'derived' && !draft.design.baseFont.trim()
-                  ? '基于开源字体修改的作品，请填写原字体名称'
-                  : { fields: { design: draft.design } },
-              )
+              saveStep(event, 4, () => designProblem(draft.design) ?? { fields: { design: draft.design } })
             }
           >
             <Comments detail={detail} items={fieldItems(['design'])} />
             <Choice
-              legend="设计来源"
+              legend={DESIGN_RULES.origin.label}
+              required
               value={draft.design.origin}
               options={DESIGN_ORIGINS}
               onChange={(v) => setDesign('origin', v as DesignModel['origin'])}
             />
             {draft.design.origin === 'derived' && (
               <Input
-                label="原字体名称与许可证"
-                required
+                label={DESIGN_RULES.baseFont.label}
+                required={isRequired(DESIGN_RULES.baseFont)}
                 value={draft.design.baseFont}
-                maxLength={80}
+                maxLength={DESIGN_RULES.baseFont.max}
                 onChange={(v) => setDesign('baseFont', v)}
                 hint="如：思源黑体（SIL OFL 1.1）"
               />
             )}
             <Choice
-              legend="制作方式"
+              legend={DESIGN_RULES.method.label}
+              required
               value={draft.design.method}
               options={DESIGN_METHODS}
               onChange={(v) => setDesign('method', v as DesignModel['method'])}
             />
             <Choice
-              legend="主要用途"
+              legend={DESIGN_RULES.usage.label}
+              required
               value={draft.design.usage}
               options={DESIGN_USAGES}
               onChange={(v) => setDesign('usage', v as DesignModel['usage'])}
             />
             <TextArea
-              label="设计说明"
+              label={DESIGN_RULES.notes.label}
+              required={isRequired(DESIGN_RULES.notes)}
               value={draft.design.notes}
-              maxLength={2000}
+              maxLength={DESIGN_RULES.notes.max}
               onChange={(v) => setDesign('notes', v)}
               hint="灵感、历时、工具、特别处理过的字形，写给审核员"
             />
@@ -445,10 +458,18 @@ export default function SubmitWizard({ initial }: Props): ReactElement {
               <dt>展示图</dt>
               <dd>{images.length} 张</dd>
             </dl>
-            {missing.length > 0 ? (
+            {missing.length > 0 && (
               <p className="uc-notice uc-notice--error">还缺少：{missing.join('、')}。请回到对应步骤补充。</p>
-            ) : (
-              <p className="uc-notice uc-notice--success">信息完整，可以提交。提交后在审核结束前不能再修改。</p>
+            )}
+            {problems.map((problem) => (
+              <p key={problem} className="uc-notice uc-notice--error">
+                {problem}。
+              </p>
+            ))}
+            {missing.length === 0 && problems.length === 0 && (
+              <p className="uc-notice uc-notice--success">
+                信息完整，可以提交。提交后在审核结束前不能再修改；审核通过、上架之前可以随时撤回。
+              </p>
             )}
             {revising && (
               <TextArea
@@ -462,7 +483,12 @@ export default function SubmitWizard({ initial }: Props): ReactElement {
             )}
             {actions(
               3,
-              <button type="button" className="btn btn--primary" disabled={busy || missing.length > 0} onClick={send}>
+              <button
+                type="button"
+                className="btn btn--primary"
+                disabled={busy || missing.length > 0 || problems.length > 0}
+                onClick={send}
+              >
                 {busy ? '正在提交…' : revising ? '重新提交审核' : '提交审核'}
               </button>,
             )}

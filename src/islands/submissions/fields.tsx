@@ -1,7 +1,13 @@
 import { type ReactElement, useId } from 'react';
 
 // The form parts of the submission pages: labelled inputs, text areas, selects and radio groups,
-// and a file picker that uploads at once with native progress. Hints are tied to their control.
+// and a file picker that uploads at once with native progress. Hints are tied to their control;
+// a field the contract requires (src/contract/submission-fields.ts) is marked 必填 and aria-required.
+
+/** The 必填 mark after a label. */
+function Required({ shown }: { shown: boolean | undefined }): ReactElement | null {
+  return shown ? <span className="sub-field__required">（必填）</span> : null;
+}
 
 export function TextArea(props: {
   label: string;
@@ -10,16 +16,21 @@ export function TextArea(props: {
   hint?: string;
   maxLength: number;
   rows?: number;
+  required?: boolean;
 }): ReactElement {
   const id = useId();
   return (
     <div className="sub-field">
-      <label htmlFor={id}>{props.label}</label>
+      <label htmlFor={id}>
+        {props.label}
+        <Required shown={props.required} />
+      </label>
       <textarea
         id={id}
         className="input"
         rows={props.rows ?? 5}
         maxLength={props.maxLength}
+        aria-required={props.required || undefined}
         value={props.value}
         aria-describedby={props.hint ? `${id}-hint` : undefined}
         onChange={(event) => props.onChange(event.target.value)}
@@ -47,11 +58,12 @@ export function Input(props: {
     <div className="sub-field">
       <label htmlFor={id}>
         {props.label}
-        {props.required && <span className="sub-field__required">（必填）</span>}
+        <Required shown={props.required} />
       </label>
       <input
         id={id}
         className="input"
+        aria-required={props.required || undefined}
         value={props.value}
         maxLength={props.maxLength}
         lang={props.lang}
@@ -72,6 +84,7 @@ export function Choice(props: {
   value: string;
   options: Record<string, string> | readonly string[];
   onChange(value: string): void;
+  required?: boolean;
 }): ReactElement {
   const name = useId();
   const entries = Array.isArray(props.options)
@@ -79,7 +92,10 @@ export function Choice(props: {
     : Object.entries(props.options);
   return (
     <fieldset className="sub-choice">
-      <legend>{props.legend}</legend>
+      <legend>
+        {props.legend}
+        <Required shown={props.required} />
+      </legend>
       {entries.map(([value, label]) => (
         <label key={value}>
           <input
@@ -87,6 +103,7 @@ export function Choice(props: {
             name={name}
             value={value}
             checked={props.value === value}
+            required={props.required}
             onChange={() => props.onChange(value)}
           />
           {label}
@@ -146,12 +163,22 @@ export function Select(props: {
   value: string;
   options: readonly string[];
   onChange(value: string): void;
+  required?: boolean;
 }): ReactElement {
   const id = useId();
   return (
     <div className="sub-field">
-      <label htmlFor={id}>{props.label}</label>
-      <select id={id} className="input" value={props.value} onChange={(event) => props.onChange(event.target.value)}>
+      <label htmlFor={id}>
+        {props.label}
+        <Required shown={props.required} />
+      </label>
+      <select
+        id={id}
+        className="input"
+        aria-required={props.required || undefined}
+        value={props.value}
+        onChange={(event) => props.onChange(event.target.value)}
+      >
         <option value="">请选择</option>
         {props.options.map((option) => (
           <option key={option}>{option}</option>

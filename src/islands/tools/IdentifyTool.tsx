@@ -357,8 +357,14 @@ export function IdentifyTool(): ReactElement {
       {result && (
         <section className="tool-result identify-result" aria-labelledby="identify-result-title">
           <h2 id="identify-result-title" className="tool-result__title">
-            候选字体
+            {result.inLibrary || result.candidates.length === 0 ? '候选字体' : '库中没有完全一致的字体'}
           </h2>
+          {!result.inLibrary && result.candidates.length > 0 && (
+            <p className="identify-result__absent">
+              字体库的 {result.faces}{' '}
+              款字体都和图片里的字形有明显差别，这款字体可能还没有收录。下面是字形最接近的字体，可以作为替代参考。
+            </p>
+          )}
           <p className="tool-result__summary">
             用「{result.sample}」比对了字体库的 {result.faces} 款字体，用时 {(result.elapsedMs / 1000).toFixed(1)} 秒。
           </p>

@@ -2,14 +2,14 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { cachedRead } from '../http/answer-cache.ts';
 import { notFound, ok } from '../http/envelope.ts';
-import { pageQuery, validate } from '../http/validate.ts';
+import { listChoiceOr, pageQuery, validate } from '../http/validate.ts';
 import { countArticleView, getArticle, listArticles, listBaikeTitles } from './articles.ts';
 import { idParam, optionalId, optionalText } from './params.ts';
 
 // wenzhang 文章 (articles): news and consulting (zixun) articles share these calls, told apart by
 // `type`; the encyclopedia (shufa-baike 书法百科) has calls of its own.
 const articleListQuery = pageQuery.extend({
-  type: z.enum(['news', 'zixun']).default('news').meta({ label: '文章类型' }),
+  type: listChoiceOr(['news', 'zixun'], 'news', '文章类型'),
   tagId: optionalId('分类'),
   keyword: optionalText(50, '关键词'),
 });

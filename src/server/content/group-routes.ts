@@ -1,15 +1,15 @@
-import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { contentDisposition } from '../fonts/download-routes.ts';
 import { cachedRead } from '../http/answer-cache.ts';
 import { notFound, ok } from '../http/envelope.ts';
-import { pageQuery, validate } from '../http/validate.ts';
+import { listChoiceOr, pageQuery, validate } from '../http/validate.ts';
+import { answerObject } from '../storage/http-range.ts';
 import { createZipLink, openZip, verifyZipLink } from './group-zip.ts';
 import { FONT_GROUP_TYPES, getFontGroup, listFontGroups } from './groups.ts';
 import { idParam } from './params.ts';
 
-const type = z.enum(FONT_GROUP_TYPES).default('album').meta({ label: '类型' });
+const type = listChoiceOr(FONT_GROUP_TYPES, 'album', '类型');
 const listQuery = pageQuery.extend({ type });
 const idQuery = z.object({ id: idParam('专辑编号'), type });
 const zipQuery = idQuery.extend({
@@ -53,12 +53,19 @@ export function albumRoutes(options: { now?: () => number } = {}): Hono {
     const { type: groupType, id, expires, signature } = c.req.valid('query');
     verifyZipLink(groupType, id, expires, signature, now());
     const zip = await openZip(groupType, id);
-    return c.body(Readable.toWeb(zip.body) as ReadableStream, 200, {
-      'Content-Type': 'application/zip',
-      'Content-Disposition': contentDisposition(zip.fileName, `${groupType}-${id}.zip`),
-      'Cache-Control': 'private, no-store',
-      'X-Content-Type-Options': 'nosniff',
-    });
+    // Content-Length and Range: the browser shows the download's progress and can resume it.
+    return answerObject(
+      c,
+      zip.open,
+      (object) => ({
+        'Content-Type': 'application/zip',
+        'Content-Disposition': contentDisposition(zip.fileName, `${groupType}-${id}.zip`),
+        'Cache-Control': 'private, no-store',
+        'X-Content-Type-Options': 'nosniff',
+        'Last-Modified': object.mtime.toUTCString(),
+      }),
+      () => notFound('专辑不存在或已下架'),
+    );
   });
   return routes;
 }

@@ -1,15 +1,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import path from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
-import { ZipArchive } from 'archiver';
 import { asc, inArray } from 'drizzle-orm';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { fonts } from '../db/schema/index.ts';
 import { downloadSecret } from '../fonts/download-links.ts';
 import { pickDefaultFace } from '../fonts/faces.ts';
+import { openZip as openStoredZip, storedCrc32, type ZipEntry, zipLayout } from '../fonts/stored-zip.ts';
 import { forbidden, notFound } from '../http/envelope.ts';
 import { log } from '../log.ts';
-import { storage } from '../storage/index.ts';
+import { type GetOptions, type StorageObject, storage } from '../storage/index.ts';
 import { type FontGroupType, fontGroupFamilies } from './groups.ts';
 
 /** How long an album's zip link stays valid. */
@@ -70,9 +69,9 @@ export function verifyZipLink(
   if (expires < now) throw forbidden('下载链接已过期，请回到专辑页面重新点击下载');
 }
 
-/** An album's zip, opened for streaming. */
+/** An album's zip, laid out and ready to be read whole or in part. */
 export interface ZipStream {
-  body: Readable;
+  open: (options: GetOptions) => Promise<StorageObject>;
   fileName: string;
 }
 
@@ -92,8 +91,9 @@ function readme(title: string, entries: Array<{ folder: string; name: string; fi
 
 /**
  * Opens the zip of a published album or collection: each family's default-weight TTF and its
- * licence text in a folder of its own, plus a README. The zip is made while it streams; font files
- * are read from storage one after another and never held in memory whole.
+ * licence text in a folder of its own, plus a README. The fonts are stored as they are, so the zip's
+ * size and every byte are known before it is sent (stored-zip.ts): the answer says its length and
+ * a broken-off download resumes. Font files are read from storage as they are sent.
  */
 export async function openZip(type: FontGroupType, id: number, database?: Db): Promise<ZipStream> {
   const db = database ?? (await configuredDb());
@@ -110,31 +110,30 @@ export async function openZip(type: FontGroupType, id: number, database?: Db): P
     )
     .orderBy(asc(fonts.id));
   const store = storage();
-  const zip = new ZipArchive({ zlib: { level: 6 } });
-  const out = new PassThrough();
-  zip.on('warning', (error: Error) => log().warn({ err: error, type, id }, 'album zip warning'));
-  zip.on('error', (error: Error) => {
-    log().error({ err: error, type, id }, 'album zip failed');
-    out.destroy(error);
-  });
-  zip.pipe(out);
-  const entries: Array<{ folder: string; name: string; file: string }> = [];
+  const zipEntries: ZipEntry[] = [];
+  const listed: Array<{ folder: string; name: string; file: string }> = [];
+  let mtime = new Date(0);
   for (const family of group.families) {
     const face = pickDefaultFace(children.filter((font) => font.familyId === family.id));
     if (!face) continue;
-    const object = await store.get(face.fileKey);
-    if (!object) {
-      log().warn({ key: face.fileKey, type, id }, 'font file missing from storage, left out of the album zip');
-      continue;
-    }
-    const file = path.posix.basename(face.fileKey);
-    zip.append(object.body, { name: `${family.gno}/${file}` });
-    zip.append(family.licenseText, {
-      name: `${family.gno}/${family.license.startsWith('OFL') ? 'OFL.txt' : 'LICENSE.txt'}`,
+    const crc32 = await storedCrc32(store, face).catch((error: unknown) => {
+      log().warn(
+        { err: error, key: face.fileKey, type, id },
+        'font file missing from storage, left out of the album zip',
+      );
+      return undefined;
     });
-    entries.push({ folder: family.gno, name: family.nameZh, file });
+    if (crc32 === undefined) continue;
+    const file = path.posix.basename(face.fileKey);
+    zipEntries.push({ name: `${family.gno}/${file}`, key: face.fileKey, size: face.fileSize, crc32 });
+    zipEntries.push({
+      name: `${family.gno}/${family.license.startsWith('OFL') ? 'OFL.txt' : 'LICENSE.txt'}`,
+      bytes: Buffer.from(family.licenseText, 'utf8'),
+    });
+    listed.push({ folder: family.gno, name: family.nameZh, file });
+    if (family.updatedAt > mtime) mtime = family.updatedAt;
   }
-  zip.append(readme(group.title, entries), { name: 'README.txt' });
-  void zip.finalize().catch(() => undefined);
-  return { body: out, fileName: fileNameOf(group.title) };
+  zipEntries.push({ name: 'README.txt', bytes: Buffer.from(readme(group.title, listed), 'utf8') });
+  const layout = zipLayout(zipEntries, mtime);
+  return { open: async (options) => openStoredZip(layout, store, options), fileName: fileNameOf(group.title) };
 }

@@ -6,7 +6,7 @@ export const SEARCH_TYPES = ['font', 'news', 'baike', 'zixun', 'album', 'heji'] 
 /** One kind of search result. */
 export type SearchType = (typeof SEARCH_TYPES)[number];
 
-/** A document as the index takes it: three weighted fields of plain text. */
+/** A document as the index takes it: weighted fields of plain text. */
 export interface SearchDocument {
   type: SearchType;
   id: number | string;
@@ -14,6 +14,11 @@ export interface SearchDocument {
   title: string;
   summary: string;
   body: string;
+  /**
+   * Other words the document is found by but that are not shown: a font's pinyin, initials, aliases
+   * and the names of its style (宋体 → 明朝, Song, Serif…). Weighs just below the title.
+   */
+  keywords?: string;
   /** Anything the answer should carry along (cover, date); not searched. */
   extra?: Record<string, unknown>;
 }
@@ -26,8 +31,10 @@ export interface SearchHit {
   snippetHtml: string;
 }
 
-// A title word counts far more than a summary word, which counts more than a body word.
-const FIELD_WEIGHTS = [8, 3, 1] as const;
+// A title word counts far more than a summary word, which counts more than a body word; a hidden
+// keyword (pinyin, alias) counts a little less than a title word.
+const FIELD_WEIGHTS = [8, 3, 1, 6] as const;
+type Counts = [number, number, number, number];
 const K1 = 1.2;
 const B = 0.75;
 const STOPWORDS = new Set(
@@ -47,29 +54,29 @@ export function tokenize(text: string): string[] {
 
 interface Posting {
   doc: number;
-  tf: [number, number, number];
+  tf: Counts;
 }
 
 /** An in-memory inverted index over titles, summaries and bodies, ranked with BM25F. */
 export class SearchIndex {
   private readonly docs: SearchDocument[] = [];
-  private readonly lengths: Array<[number, number, number]> = [];
+  private readonly lengths: Counts[] = [];
   private readonly postings = new Map<string, Posting[]>();
-  private readonly totals: [number, number, number] = [0, 0, 0];
+  private readonly totals: Counts = [0, 0, 0, 0];
 
   /** Adds a document; call `add` for every document before searching. */
   add(doc: SearchDocument): void {
     const index = this.docs.length;
     this.docs.push(doc);
-    const fields = [tokenize(doc.title), tokenize(doc.summary), tokenize(doc.body)];
-    const length: [number, number, number] = [fields[0]?.length ?? 0, fields[1]?.length ?? 0, fields[2]?.length ?? 0];
+    const fields = [tokenize(doc.title), tokenize(doc.summary), tokenize(doc.body), tokenize(doc.keywords ?? '')];
+    const length = fields.map((terms) => terms.length) as Counts;
     this.lengths.push(length);
-    const counts = new Map<string, [number, number, number]>();
+    const counts = new Map<string, Counts>();
     fields.forEach((terms, field) => {
-      this.totals[field as 0 | 1 | 2] += terms.length;
+      this.totals[field as 0 | 1 | 2 | 3] += terms.length;
       for (const term of terms) {
-        const tf = counts.get(term) ?? [0, 0, 0];
-        tf[field as 0 | 1 | 2]++;
+        const tf = counts.get(term) ?? [0, 0, 0, 0];
+        tf[field as 0 | 1 | 2 | 3]++;
         counts.set(term, tf);
       }
     });
@@ -122,9 +129,9 @@ export class SearchIndex {
       const list = this.postings.get(term) ?? [];
       const idf = Math.log(1 + (count - list.length + 0.5) / (list.length + 0.5));
       for (const { doc, tf } of list) {
-        const lengths = this.lengths[doc] ?? [0, 0, 0];
+        const lengths = this.lengths[doc] ?? [0, 0, 0, 0];
         let weighted = 0;
-        for (let field = 0; field < 3; field++) {
+        for (let field = 0; field < FIELD_WEIGHTS.length; field++) {
           const norm = 1 - B + (B * (lengths[field] ?? 0)) / Math.max(1, average[field] ?? 1);
           weighted += ((FIELD_WEIGHTS[field] ?? 1) * (tf[field] ?? 0)) / norm;
         }

@@ -4,9 +4,17 @@ import { articles, fontFamilies, fontGroups, keywords } from '../db/schema/index
 import { log } from '../log.ts';
 import { storage } from '../storage/index.ts';
 import { coverUrls } from './covers.ts';
+import { fontSearchKeywords } from './font-search-terms.ts';
 import { htmlToText } from './html.ts';
 import { type Page, type PageRequest, toPage } from './paging.ts';
-import { type SearchDocument, SearchIndex, type SearchType, searchIndexVersion, tokenize } from './search-index.ts';
+import {
+  markSearchIndexStale,
+  type SearchDocument,
+  SearchIndex,
+  type SearchType,
+  searchIndexVersion,
+  tokenize,
+} from './search-index.ts';
 
 /** The detail page of each kind of result. */
 const DETAIL_PATHS: Record<SearchType, string> = {
@@ -32,6 +40,9 @@ async function buildIndex(db: Db): Promise<SearchIndex> {
       title: `${family.nameZh} ${family.nameEn}`,
       summary: [family.foundry, family.designer].filter(Boolean).join(' '),
       body: family.description,
+      keywords: fontSearchKeywords(family),
+      // The result shows the family's Chinese name drawn in the font itself.
+      extra: { preview: family.nameZh },
     });
   }
   const articleRows = await db.select().from(articles).where(eq(articles.status, 'published'));
@@ -97,6 +108,17 @@ export async function searchIndex(database?: Db): Promise<SearchIndex> {
   return (await slot.building).index;
 }
 
+/**
+ * Rebuilds the search index now and resolves once searches use it: for a change that must be found
+ * at once (a font just published), where contentChanged's purge would rebuild it on the next search.
+ */
+export async function refreshSearchIndex(database?: Db): Promise<void> {
+  markSearchIndexStale();
+  const holder = globalThis as Slot;
+  await searchIndex(database);
+  await holder[SLOT]?.building;
+}
+
 /** Whether searches now use an index built since the last change (not the previous one, while it is rebuilt). */
 export function isSearchIndexCurrent(): boolean {
   return (globalThis as Slot)[SLOT]?.built?.version === searchIndexVersion();
@@ -114,7 +136,12 @@ export interface SearchResult {
   cover: string | null;
   thumb: string | null;
   publishedAt: string | null;
+  /** For a font: the text its result shows drawn in the font itself (its Chinese name). */
+  preview: string | null;
 }
+
+/** How close to the best result's score a font must come to be listed before everything else. */
+const FONT_LEAD_SHARE = 0.5;
 
 /** Fonts and articles ranked for a query (Chinese word segmentation, weighted fields), one page of them. */
 export async function searchContent(
@@ -122,7 +149,12 @@ export async function searchContent(
   database?: Db,
 ): Promise<Page<SearchResult>> {
   const index = await searchIndex(database);
-  const hits = index.search(query.keyword, query.type ? (doc) => doc.type === query.type : undefined);
+  const ranked = index.search(query.keyword, query.type ? (doc) => doc.type === query.type : undefined);
+  // Someone who types a font's name is looking for the font: fonts that match about as well as the
+  // best result come first; a font found only through a word of its style keeps its rank.
+  const best = ranked[0]?.score ?? 0;
+  const leads = (hit: (typeof ranked)[number]) => hit.doc.type === 'font' && hit.score >= best * FONT_LEAD_SHARE;
+  const hits = [...ranked.filter(leads), ...ranked.filter((hit) => !leads(hit))];
   const start = (query.current - 1) * query.size;
   const records = hits.slice(start, start + query.size).map(
     (hit): SearchResult => ({
@@ -136,6 +168,7 @@ export async function searchContent(
       cover: (hit.doc.extra?.['cover'] as string | null | undefined) ?? null,
       thumb: (hit.doc.extra?.['thumb'] as string | null | undefined) ?? null,
       publishedAt: (hit.doc.extra?.['publishedAt'] as string | null | undefined) ?? null,
+      preview: (hit.doc.extra?.['preview'] as string | undefined) ?? null,
     }),
   );
   return toPage(records, hits.length, query);

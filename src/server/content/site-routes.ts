@@ -5,7 +5,7 @@ import { type AccountResolver, clientIp, sessionAccount } from '../auth/current-
 import { createSharedLimiter, type SharedLimiter } from '../auth/shared-limiter.ts';
 import { cachedRead, EVERY_SECTION } from '../http/answer-cache.ts';
 import { notFound, ok, unauthorized } from '../http/envelope.ts';
-import { contactAddress, pageQuery, validate } from '../http/validate.ts';
+import { contactAddress, listChoice, pageQuery, validate } from '../http/validate.ts';
 import { listCases } from './cases.ts';
 import { myBoardMessages, saveBoardMessage } from './contact-board.ts';
 import { getHomeData } from './home.ts';
@@ -16,7 +16,7 @@ import { getPromotion, listAds, listColumns, listContributeTemplates, listPromot
 
 const searchQuery = pageQuery.extend({
   keyword: z.string().trim().min(1, '请输入要搜索的内容').max(50).meta({ label: '关键词' }),
-  type: z.enum(SEARCH_TYPES).optional().meta({ label: '搜索范围' }),
+  type: listChoice(SEARCH_TYPES, '搜索范围'),
 });
 const suggestQuery = z.object({ keyword: optionalText(50, '关键词') });
 const typeQuery = z.object({ type: z.string().trim().min(1).max(32).meta({ label: '类型' }) });

@@ -8,7 +8,7 @@ import {
   CUSTOM_FONT_STAGES,
 } from '../../contract/custom-fonts.ts';
 import { EMAIL_MESSAGE, isEmail, isMobile, MOBILE_MESSAGE } from '../../lib/validate.ts';
-import { pageQuery } from '../http/validate.ts';
+import { listChoiceOr, pageQuery } from '../http/validate.ts';
 
 // What the custom-font calls take, with the Chinese names and messages the form shows.
 
@@ -113,12 +113,7 @@ export const attachmentQuery = z.object({
   file: z.coerce.number().int().min(1).max(2_147_483_647).meta({ label: '附件编号' }),
 });
 
-export const queueQuery = pageQuery.extend({
-  filter: z
-    .enum(['open', ...CUSTOM_FONT_STAGES])
-    .default('open')
-    .meta({ label: '阶段' }),
-});
+export const queueQuery = pageQuery.extend({ filter: listChoiceOr(['open', ...CUSTOM_FONT_STAGES], 'open', '阶段') });
 
 /** An editor's move; `from` is the stage the editor's page showed. */
 export const moveBody = z.object({

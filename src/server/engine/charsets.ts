@@ -68,6 +68,14 @@ function buildTongyong(): Set<number> {
   return new Set(Array.from(text, (char) => char.codePointAt(0) ?? 0));
 }
 
+/**
+ * The 8 105 characters of 通用规范汉字表 (2013) in the table's order: level 1 (3 500, the common
+ * characters), then levels 2 and 3 (names, places, science and the classics).
+ */
+export function tongyongTable(): string[] {
+  return [...readFontDataFile(TONGYONG_FILE).trim(), ...readFontDataFile('tongyong-level2-3.txt').trim()];
+}
+
 let cached: CoverageSets | undefined;
 
 /** The coverage sets, built once on first use (about 25 000 code points in all). */

@@ -8,17 +8,22 @@ import type { SubsetFace } from './hb-subset.ts';
  */
 export class FaceCache {
   readonly #faces: LRUCache<string, SubsetFace>;
+  readonly #budget: number;
   /** The face being measured again by trim(): taken out and put back, not destroyed. */
   #remeasuring: SubsetFace | undefined;
 
-  constructor(budgetBytes: number) {
+  /** `onEvict` hears of every face that leaves the cache, so the owner of the worker knows what is resident. */
+  constructor(budgetBytes: number, onEvict?: (fontId: string) => void) {
+    this.#budget = budgetBytes;
     this.#faces = new LRUCache<string, SubsetFace>({
       maxSize: budgetBytes,
       // A face is counted at no more than the whole budget, so the one just added always stays
       // (the others make room for it) even when it alone is larger.
       sizeCalculation: (face) => Math.min(budgetBytes, Math.max(1, face.size)),
-      dispose: (face) => {
-        if (face !== this.#remeasuring) face.destroy();
+      dispose: (face, fontId) => {
+        if (face === this.#remeasuring) return;
+        face.destroy();
+        onEvict?.(fontId);
       },
     });
   }
@@ -49,6 +54,11 @@ export class FaceCache {
     } finally {
       this.#remeasuring = undefined;
     }
+  }
+
+  /** Whether `bytes` more would still fit in the budget without letting any face go. */
+  hasRoomFor(bytes: number): boolean {
+    return this.#faces.calculatedSize + bytes <= this.#budget;
   }
 
   /** How many faces are resident. */

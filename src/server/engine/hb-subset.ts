@@ -129,6 +129,8 @@ export interface SubsetFace {
    * 10 MB font).
    */
   readonly size: number;
+  /** Bytes the face will hold once preprocessed. */
+  readonly preprocessedSize: number;
 }
 
 /** Thrown when HarfBuzz cannot read or subset a font. */
@@ -167,6 +169,9 @@ function loadInto(heap: Heap, fontBytes: number, fill: (into: Uint8Array) => voi
     },
     get preprocessed() {
       return preprocessed;
+    },
+    get preprocessedSize() {
+      return fontBytes * PREPROCESSED_SIZE_FACTOR + PREPROCESSED_OVERHEAD_BYTES;
     },
     get uses() {
       return uses;

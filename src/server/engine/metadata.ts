@@ -112,6 +112,21 @@ function openFont(bytes: Uint8Array): fontkit.Font {
   return font;
 }
 
+const LEGACY_WEIGHT =
+  /\s(Thin|Hairline|ExtraLight|UltraLight|Light|Book|Medium|SemiBold|DemiBold|ExtraBold|UltraBold|Black|Heavy)$/i;
+
+/**
+ * The style of a font without typographic names (ID 16/17), as web-font subsetters leave them: the
+ * legacy names put a weight other than Regular and Bold in the family ('LXGW WenKai Light' +
+ * 'Regular'), so that weight is the style ('Light'; 'Light Italic' with an 'Italic' subfamily).
+ */
+function legacyStyle(family: string | undefined, subfamily: string | undefined): string {
+  const style = subfamily ?? 'Regular';
+  const weight = LEGACY_WEIGHT.exec(family ?? '')?.[1];
+  if (!weight || !/^(Regular|Italic)$/i.test(style)) return style;
+  return /^Italic$/i.test(style) ? `${weight} Italic` : weight;
+}
+
 /**
  * Reads a font's names, weight, style, glyph count and character-set coverage from its bytes
  * (TTF, OTF, WOFF or WOFF2). Pure: bytes in, data out; throws FontFormatError for other input.
@@ -126,7 +141,8 @@ export function readFontMetadata(bytes: Uint8Array): FontMetadata {
 
   const familyRecord = records.preferredFamily ?? records.fontFamily;
   const familyName = english(familyRecord) ?? font.familyName;
-  const styleName = english(records.preferredSubfamily ?? records.fontSubfamily) ?? 'Regular';
+  const styleName =
+    english(records.preferredSubfamily) ?? legacyStyle(english(records.fontFamily), english(records.fontSubfamily));
   const zhFamily = (tags: string[]) => pick(records.preferredFamily, tags) ?? pick(records.fontFamily, tags);
 
   const weightClass = os2?.usWeightClass ?? 400;

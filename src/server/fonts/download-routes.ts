@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { type AccountResolver, clientIp, sessionAccount } from '../auth/current-account.ts';
@@ -48,7 +47,6 @@ export function downloadRoutes(options: { now?: Clock; account?: AccountResolver
       'Cache-Control': 'private, no-store',
       'X-Content-Type-Options': 'nosniff',
     };
-    if (stream.kind === 'zip') return c.body(Readable.toWeb(stream.body) as ReadableStream, 200, headers);
     return answerObject(
       c,
       stream.open,

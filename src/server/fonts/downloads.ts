@@ -1,18 +1,17 @@
 import path from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
-import { ZipArchive } from 'archiver';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { DownloadLink } from '../../contract/fonts.ts';
+import type { DownloadFormat, DownloadLink } from '../../contract/fonts.ts';
 import { purgeEverywhere } from '../content/changes.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { downloadHistory, fontFamilies, fonts } from '../db/schema/index.ts';
 import { DOWNLOADS_TAG } from '../http/answer-cache.ts';
-import { notFound } from '../http/envelope.ts';
-import { log } from '../log.ts';
+import { badRequest, notFound } from '../http/envelope.ts';
 import { type GetOptions, type StorageObject, storage } from '../storage/index.ts';
 import type { FamilyRow, FontRow } from './catalogue.ts';
 import { findPublishedFamily } from './detail.ts';
 import { type Clock, signedDownloadPath, verifyDownload } from './download-links.ts';
+import { openZip, storedCrc32, type ZipEntry, type ZipLayout, zipLayout } from './stored-zip.ts';
+import { woff2Key, woff2Ready } from './woff2-downloads.ts';
 
 export type { DownloadLink };
 
@@ -26,16 +25,18 @@ export type DownloadTarget =
   | { kind: 'font'; family: FamilyRow; font: FontRow }
   | { kind: 'family'; family: FamilyRow; fonts: FontRow[] };
 
-/** An opened download: one stored TTF, read whole or in part, or a family's zip made as it streams. */
-export type DownloadStream = {
+/**
+ * An opened download: one stored font, or a family's store-only zip laid out ahead (stored-zip.ts),
+ * either read whole or in the part a Range asks for.
+ */
+export interface DownloadStream {
   fileName: string;
   /** An ASCII name for clients that do not read RFC 5987 names. */
   asciiName: string;
   contentType: string;
-} & (
-  | { kind: 'file'; open: (options: GetOptions) => Promise<StorageObject | undefined> }
-  | { kind: 'zip'; body: Readable }
-);
+  kind: 'file';
+  open: (options: GetOptions) => Promise<StorageObject | undefined>;
+}
 
 /** The published child font or family a gno names, or 404. */
 export async function downloadTarget(db: Db, gno: string): Promise<DownloadTarget> {
@@ -56,26 +57,65 @@ export async function downloadTarget(db: Db, gno: string): Promise<DownloadTarge
   return { kind: 'family', family, fonts: children };
 }
 
-function fileNameOf(target: DownloadTarget): { fileName: string; asciiName: string } {
+/** What a signed link names: the gno, with '.woff2' for a weight's WOFF2. */
+const WOFF2_SUFFIX = '.woff2';
+
+function fileNameOf(target: DownloadTarget, format: DownloadFormat = 'ttf'): { fileName: string; asciiName: string } {
   if (target.kind === 'font') {
-    return { fileName: `${target.family.nameZh}-${target.font.styleName}.ttf`, asciiName: `${target.font.gno}.ttf` };
+    const extension = format === 'woff2' ? 'woff2' : 'ttf';
+    return {
+      fileName: `${target.family.nameZh}-${target.font.styleName}.${extension}`,
+      asciiName: `${target.font.gno}.${extension}`,
+    };
   }
   return { fileName: `${target.family.nameZh}.zip`, asciiName: `${target.family.gno}.zip` };
 }
 
-/** Hands out a signed, expiring link to a child font or a whole family (GET /font/get-download-url). */
-export async function createDownloadLink(gno: string, options: { now?: Clock; db?: Db } = {}): Promise<DownloadLink> {
+/**
+ * Hands out a signed, expiring link to a child font (as shipped, or as WOFF2) or a whole family's zip
+ * (GET /font/get-download-url). A WOFF2 not made yet is started and answered as `preparing`.
+ */
+export async function createDownloadLink(
+  gno: string,
+  options: { now?: Clock; db?: Db; format?: 'ttf' | 'woff2' | undefined } = {},
+): Promise<DownloadLink> {
   const db = options.db ?? (await configuredDb());
   const target = await downloadTarget(db, gno);
   const now = (options.now ?? Date.now)();
+  if (target.kind === 'family') {
+    if (options.format === 'woff2') throw badRequest('WOFF2 按字重下载：请选择一个字重');
+    const link = signedDownloadPath(gno, now);
+    return {
+      format: 'zip',
+      preparing: false,
+      url: link.path,
+      expiresAt: new Date(link.expires).toISOString(),
+      fileName: fileNameOf(target).fileName,
+      size: (await familyZip(target)).size,
+    };
+  }
+  if (options.format === 'woff2') {
+    const size = await woff2Ready(target.font);
+    const fileName = fileNameOf(target, 'woff2').fileName;
+    if (size === undefined) return { format: 'woff2', preparing: true, url: '', expiresAt: '', fileName, size: 0 };
+    const link = signedDownloadPath(`${gno}${WOFF2_SUFFIX}`, now);
+    return {
+      format: 'woff2',
+      preparing: false,
+      url: link.path,
+      expiresAt: new Date(link.expires).toISOString(),
+      fileName,
+      size,
+    };
+  }
   const link = signedDownloadPath(gno, now);
-  const size =
-    target.kind === 'font' ? target.font.fileSize : target.fonts.reduce((sum, font) => sum + font.fileSize, 0);
   return {
+    format: 'ttf',
+    preparing: false,
     url: link.path,
     expiresAt: new Date(link.expires).toISOString(),
     fileName: fileNameOf(target).fileName,
-    size,
+    size: target.font.fileSize,
   };
 }
 
@@ -102,9 +142,9 @@ function readme(family: FamilyRow, children: FontRow[], licenseName: string): st
 }
 
 /**
- * Checks the link and opens what it delivers: a TTF straight from storage (whole or the range a
- * resumed download asks for), or a zip of the family's
- * every weight plus its licence and a README, made while it streams (never held in memory).
+ * Checks the link and opens what it delivers: a TTF straight from storage, or a zip of the family's
+ * every weight plus its licence and a README, stored as they are so that its size is known; either
+ * whole or the range a resumed download asks for.
  */
 export async function openDownload(
   gno: string,
@@ -113,32 +153,47 @@ export async function openDownload(
 ): Promise<{ target: DownloadTarget; stream: DownloadStream }> {
   verifyDownload(gno, link.expires, link.signature, (options.now ?? Date.now)());
   const db = options.db ?? (await configuredDb());
-  const target = await downloadTarget(db, gno);
-  const names = fileNameOf(target);
+  const woff2 = gno.endsWith(WOFF2_SUFFIX);
+  const target = await downloadTarget(db, woff2 ? gno.slice(0, -WOFF2_SUFFIX.length) : gno);
+  const names = fileNameOf(target, woff2 ? 'woff2' : 'ttf');
   const store = storage();
   if (target.kind === 'font') {
-    const key = target.font.fileKey;
-    return { target, stream: { ...names, kind: 'file', open: (get) => store.get(key, get), contentType: 'font/ttf' } };
+    const key = woff2 ? woff2Key(target.font.sha256) : target.font.fileKey;
+    const contentType = woff2 ? 'font/woff2' : 'font/ttf';
+    return { target, stream: { ...names, kind: 'file', open: (get) => store.get(key, get), contentType } };
   }
-  const zip = new ZipArchive({ zlib: { level: 6 } });
-  const out = new PassThrough();
-  zip.on('warning', (error: Error) => log().warn({ err: error, gno }, 'zip warning'));
-  zip.on('error', (error: Error) => {
-    log().error({ err: error, gno }, 'zip failed');
-    out.destroy(error);
-  });
-  zip.pipe(out);
+  const layout = await familyZip(target);
+  return {
+    target,
+    stream: {
+      ...names,
+      kind: 'file',
+      open: async (get) => openZip(layout, store, get),
+      contentType: 'application/zip',
+    },
+  };
+}
+
+/** The layout of a family's zip: every weight as stored, its licence and a README. */
+async function familyZip(target: Extract<DownloadTarget, { kind: 'family' }>): Promise<ZipLayout> {
+  const store = storage();
   const folder = target.family.gno;
   const licenseName = target.family.license.startsWith('OFL') ? 'OFL.txt' : 'LICENSE.txt';
+  const entries: ZipEntry[] = [];
   for (const font of target.fonts) {
-    const object = await store.get(font.fileKey);
-    if (!object) throw notFound('字体文件暂时无法下载，请稍后再试');
-    zip.append(object.body, { name: `${folder}/${path.posix.basename(font.fileKey)}` });
+    entries.push({
+      name: `${folder}/${path.posix.basename(font.fileKey)}`,
+      key: font.fileKey,
+      size: font.fileSize,
+      crc32: await storedCrc32(store, font),
+    });
   }
-  zip.append(target.family.licenseText, { name: `${folder}/${licenseName}` });
-  zip.append(readme(target.family, target.fonts, licenseName), { name: `${folder}/README.txt` });
-  void zip.finalize().catch(() => undefined);
-  return { target, stream: { ...names, kind: 'zip', body: out, contentType: 'application/zip' } };
+  entries.push({ name: `${folder}/${licenseName}`, bytes: Buffer.from(target.family.licenseText, 'utf8') });
+  entries.push({
+    name: `${folder}/README.txt`,
+    bytes: Buffer.from(readme(target.family, target.fonts, licenseName), 'utf8'),
+  });
+  return zipLayout(entries, target.family.updatedAt);
 }
 
 /**

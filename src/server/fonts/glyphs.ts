@@ -3,8 +3,9 @@ import { db as configuredDb, type Db } from '../db/client.ts';
 import { coverageSets } from '../engine/charsets.ts';
 import { notFound } from '../http/envelope.ts';
 import { storage } from '../storage/index.ts';
-import { subsetPool } from '../webfont/subset.ts';
+import { subsetPool } from '../webfont/subset-pool.ts';
 import type { Page } from './catalogue.ts';
+import { cmapKey, decodeCodePoints, encodeCodePoints } from './cmap-cache.ts';
 import { resolveFaces } from './resolve.ts';
 
 /** One cell of the glyph grid. */
@@ -31,20 +32,6 @@ const loading = new Map<string, Promise<Uint32Array>>();
 /** Control characters have no glyph to show. */
 const printable = (cp: number) => cp >= 0x20 && !(cp >= 0x7f && cp < 0xa0);
 
-function encode(codePoints: Uint32Array): Uint8Array {
-  const bytes = new Uint8Array(codePoints.length * 4);
-  const view = new DataView(bytes.buffer);
-  for (let i = 0; i < codePoints.length; i++) view.setUint32(i * 4, codePoints[i] ?? 0, true);
-  return bytes;
-}
-
-function decode(bytes: Uint8Array): Uint32Array {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const codePoints = new Uint32Array(Math.floor(bytes.byteLength / 4));
-  for (let i = 0; i < codePoints.length; i++) codePoints[i] = view.getUint32(i * 4, true);
-  return codePoints;
-}
-
 /**
  * The sorted code points a font file maps. Reading the cmap of a 10 MB CJK font takes a while, so
  * it runs in the subset workers and is kept in memory and in storage (`cmaps/<sha>.u32`).
@@ -55,15 +42,15 @@ export async function fontCodePoints(file: { sha256: string; fileKey: string }):
   let pending = loading.get(file.sha256);
   if (!pending) {
     pending = (async () => {
-      const key = `cmaps/${file.sha256.slice(0, 32)}.u32`;
+      const key = cmapKey(file.sha256);
       const store = storage();
       const stored = await store.get(key);
       let codePoints: Uint32Array;
       if (stored) {
-        codePoints = decode(new Uint8Array(await buffer(stored.body)));
+        codePoints = decodeCodePoints(new Uint8Array(await buffer(stored.body)));
       } else {
         codePoints = await subsetPool().codePoints({ fontId: file.sha256, key: file.fileKey });
-        await store.put(key, encode(codePoints), { durable: false });
+        await store.put(key, encodeCodePoints(codePoints), { durable: false });
       }
       if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value as string);
       remembered.set(file.sha256, codePoints);

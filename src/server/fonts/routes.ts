@@ -1,9 +1,11 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { COVERAGE_MAX_CHARACTERS } from '../../contract/fonts.ts';
 import { cachedRead } from '../http/answer-cache.ts';
 import { ok } from '../http/envelope.ts';
-import { pageQuery, validate } from '../http/validate.ts';
+import { listChoice, pageQuery, validate } from '../http/validate.ts';
 import { listFontFamilies } from './catalogue.ts';
+import { fontCoverage } from './coverage.ts';
 import { getFontDetail } from './detail.ts';
 import { fontDictionary } from './dictionary.ts';
 import type { Clock } from './download-links.ts';
@@ -20,37 +22,46 @@ const optionalText = (max: number, label: string) =>
     .transform((value) => value || undefined)
     .meta({ label });
 
-/** An optional choice: blank counts as absent. */
-const optionalChoice = <const T extends readonly [string, ...string[]]>(values: T, label: string) =>
-  z.preprocess((value) => (value === '' ? undefined : value), z.enum(values).optional()).meta({ label });
-
 /** The query of GET /fontOverride/getFontList. */
 export const fontListQuery = pageQuery.extend({
   keyword: optionalText(50, '关键词'),
   category: optionalText(32, '字体分类'),
   script: optionalText(32, '字体类型'),
   license: optionalText(32, '授权方式'),
-  weights: optionalChoice(['multi', 'single'], '字重数量'),
-  commercialFree: optionalChoice(['true', 'false'], '免费商用')
+  weights: listChoice(['multi', 'single'], '字重数量'),
+  commercialFree: listChoice(['true', 'false'], '免费商用')
     .transform((value) => (value === undefined ? undefined : value === 'true'))
     .meta({ label: '免费商用' }),
-  sort: optionalChoice(['downloads', 'newest', 'name'], '排序方式'),
+  sort: listChoice(['downloads', 'newest', 'name'], '排序方式'),
 });
 
 const gnoQuery = z.object({
   gno: z.string().trim().min(1).max(100).meta({ label: '字体编号' }),
 });
 
+/** The query of GET /font/get-download-url: a weight or a family, and for a weight its format. */
+const downloadQuery = gnoQuery.extend({ format: listChoice(['ttf', 'woff2'], '文件格式') });
+
 /** The query of GET /font/glyphs: a font, a page of its characters, and optionally one coverage set. */
 export const glyphQuery = gnoQuery.extend({
   current: pageQuery.shape.current,
   size: z.coerce.number().int().min(1).max(500).default(200).meta({ label: '每页字数' }),
-  set: optionalChoice(['all', 'gb2312', 'tongyong', 'big5', 'latin'], '字符集'),
+  set: listChoice(['all', 'gb2312', 'tongyong', 'big5', 'latin'], '字符集'),
+});
+
+/** The body of POST /font/coverage; counting its characters is the handler's (coverage.ts). */
+export const coverageBody = z.object({
+  text: z
+    .string()
+    .max(200_000, `一次最多检查 ${COVERAGE_MAX_CHARACTERS} 个字`)
+    .default('')
+    .meta({ label: '要检查的字' }),
 });
 
 /**
  * The font library API, mounted at /web/api (SPEC §7 Fonts): the list, the dictionary, a family's
- * detail, its glyphs page by page, and signed download links. `now` is the links' clock (tests).
+ * detail, its glyphs page by page, which families have every character of a text, and signed
+ * download links. `now` is the links' clock (tests).
  */
 export function fontRoutes(options: { now?: Clock } = {}): Hono {
   const routes = new Hono();
@@ -72,8 +83,13 @@ export function fontRoutes(options: { now?: Clock } = {}): Hono {
     validate('query', glyphQuery),
     async (c) => c.json(ok(await glyphPage(c.req.valid('query')))),
   );
-  routes.get('/font/get-download-url', validate('query', gnoQuery), async (c) => {
-    const link = await createDownloadLink(c.req.valid('query').gno, options.now ? { now: options.now } : {});
+  routes.post('/font/coverage', validate('json', coverageBody), async (c) => {
+    c.header('Cache-Control', 'no-store');
+    return c.json(ok(await fontCoverage(c.req.valid('json').text)));
+  });
+  routes.get('/font/get-download-url', validate('query', downloadQuery), async (c) => {
+    const { gno, format } = c.req.valid('query');
+    const link = await createDownloadLink(gno, { format, ...(options.now ? { now: options.now } : {}) });
     c.header('Cache-Control', 'no-store');
     return c.json(ok(link));
   });

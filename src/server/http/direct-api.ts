@@ -36,11 +36,26 @@ export function isApiTarget(target: string): boolean {
   return false;
 }
 
+/** Bodies up to this size are read before the app sees them (a subset or login call), larger ones streamed. */
+const SMALL_BODY_BYTES = 64 * 1024;
+
+/** The bytes of a request body that declared a small length (events: an async iterator costs more). */
+function readSmallBody(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
+}
+
 /**
  * A web Request for a Node request, as the page adapter makes it: the Host header names the origin
- * (the CSRF check compares it with Origin), and a body is streamed, never buffered here.
+ * (the CSRF check compares it with Origin). A body that declares a small length is read first,
+ * since a web stream over a Node stream costs more than the body itself; others are streamed,
+ * never buffered here.
  */
-function toRequest(req: http.IncomingMessage): Request {
+async function toRequest(req: http.IncomingMessage): Promise<Request> {
   let url: URL;
   try {
     url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
@@ -55,6 +70,10 @@ function toRequest(req: http.IncomingMessage): Request {
   }
   const method = req.method ?? 'GET';
   if (method === 'GET' || method === 'HEAD') return new Request(url, { method, headers });
+  const declared = Number(req.headers['content-length']);
+  if (Number.isInteger(declared) && declared <= SMALL_BODY_BYTES && !req.headers['transfer-encoding']) {
+    return new Request(url, { method, headers, body: (await readSmallBody(req)) as Uint8Array<ArrayBuffer> });
+  }
   return new Request(url, {
     method,
     headers,
@@ -63,7 +82,10 @@ function toRequest(req: http.IncomingMessage): Request {
   } as RequestInit);
 }
 
-/** Writes a web Response to a Node response, streaming its body with back-pressure. */
+/**
+ * Writes a web Response to a Node response. A JSON answer is already whole in memory, so it goes
+ * out in one write with its headers; other bodies (files, downloads) are streamed with back-pressure.
+ */
 async function send(res: http.ServerResponse, response: Response): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of response.headers) {
@@ -72,6 +94,13 @@ async function send(res: http.ServerResponse, response: Response): Promise<void>
   }
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
+  if (response.body && headers['content-type']?.includes('application/json')) {
+    const body = Buffer.from(await response.arrayBuffer());
+    headers['content-length'] = String(body.byteLength);
+    res.writeHead(response.status, headers);
+    res.end(body);
+    return;
+  }
   res.writeHead(response.status, headers);
   if (!response.body) {
     res.end();
@@ -93,7 +122,7 @@ export function withDirectApi(handler: http.RequestListener): http.RequestListen
     if (!app || !isApiTarget(req.url ?? '/')) return handler(req, res);
     void (async () => {
       try {
-        await send(res, await app.fetch(toRequest(req), { incoming: req }));
+        await send(res, await app.fetch(await toRequest(req), { incoming: req }));
       } catch (error) {
         // The app answers its own errors; what gets here is a client gone mid-answer, or a fault
         // in the plumbing above.

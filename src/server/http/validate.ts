@@ -31,6 +31,28 @@ function labelOf(schema: unknown): string | undefined {
 }
 
 /**
+ * The schema inside optional, nullable, default, catch, readonly and pipe wrappers, and the first
+ * label met on the way in (`.partial()` and `.optional()` wrap a labelled schema; `.meta()` may also
+ * label the wrapper itself).
+ */
+function unwrapped(schema: unknown): { inner: unknown; label: string | undefined } {
+  let node = schema;
+  let label: string | undefined;
+  for (let depth = 0; node && depth < 8; depth++) {
+    label ??= labelOf(node);
+    const def = (
+      node as { def?: { innerType?: unknown; in?: { def?: { type?: string } }; out?: unknown; type?: string } }
+    ).def;
+    // A pipe is `schema.transform()` (the schema goes in) or `z.preprocess()` (the schema comes out).
+    const piped = def?.in?.def?.type === 'transform' ? def.out : def?.in;
+    const next = def?.innerType ?? (def?.type === 'pipe' ? piped : undefined);
+    if (!next) break;
+    node = next;
+  }
+  return { inner: node, label };
+}
+
+/**
  * Names a field for the user: schemas give fields a Chinese label with `.meta({ label })`,
  * otherwise the parameter name itself is shown. Array items are counted from 1, e.g.
  * "第 2 项的预览文字（text）".
@@ -40,15 +62,20 @@ function fieldLabel(schema: ZodType, path: PropertyKey[]): string {
   const items: string[] = [];
   let name = '';
   for (const key of path) {
+    // A field inside an optional, defaulted or transformed group is reached through its wrappers.
+    node = unwrapped(node).inner;
     if (typeof key === 'number') {
       items.push(`第 ${key + 1} 项`);
       node = (node as { element?: unknown } | undefined)?.element;
     } else {
       name = String(key);
-      node = (node as { shape?: Record<PropertyKey, unknown> } | undefined)?.shape?.[key];
+      // An optional or defaulted object holds its fields one level in.
+      let object = node as { shape?: Record<PropertyKey, unknown>; def?: { innerType?: unknown } } | undefined;
+      while (object && !object.shape && object.def?.innerType) object = object.def.innerType as typeof object;
+      node = object?.shape?.[key];
     }
   }
-  const label = labelOf(node);
+  const label = unwrapped(node).label;
   const field = name ? (label ? `${label}（${name}）` : name) : (label ?? '');
   return [items.join('中'), field].filter(Boolean).join('的');
 }
@@ -103,6 +130,24 @@ export const pageQuery = z.object({
   current: z.coerce.number().int().min(1).max(100_000).default(1).meta({ label: '页码' }),
   size: z.coerce.number().int().min(1).max(100).default(20).meta({ label: '每页条数' }),
 });
+
+const blankIsAbsent = (value: unknown) => (value === '' || value === null ? undefined : value);
+
+/**
+ * A choice a list call is filtered by: blank, as a form with an empty select sends it, counts as
+ * absent, which means every choice.
+ */
+export const listChoice = <const T extends readonly [string, ...string[]]>(values: T, label: string) =>
+  z
+    .preprocess(blankIsAbsent, z.enum(values, `只能是 ${values.join('、')} 之一，或留空表示全部`).optional())
+    .meta({ label });
+
+/** A choice of which list to answer, with a default: blank counts as absent, so it is the default. */
+export const listChoiceOr = <const T extends readonly [string, ...string[]]>(
+  values: T,
+  fallback: T[number],
+  label: string,
+) => z.preprocess(blankIsAbsent, z.enum(values, `只能是 ${values.join('、')} 之一`).default(fallback)).meta({ label });
 
 /** A mobile number or an e-mail address to reach a person at (the contact form, the signed agreement). */
 export const contactAddress = z

@@ -5,7 +5,7 @@ import { type AccountResolver, requireAccount, sessionAccount } from '../auth/cu
 import { toPage } from '../content/paging.ts';
 import { listFavoriteArticles } from '../favorites/content.ts';
 import { badRequest, notFound, ok } from '../http/envelope.ts';
-import { formOrJsonFields, pageQuery, validate } from '../http/validate.ts';
+import { formOrJsonFields, listChoice, pageQuery, validate } from '../http/validate.ts';
 import { favoriteSummary } from '../user-centre/overview.ts';
 import {
   listNotifications,
@@ -16,15 +16,13 @@ import {
 } from './notifications.ts';
 
 const listQuery = pageQuery.extend({
-  type: z.enum(NOTIFICATION_TYPES).optional().meta({ label: '消息类型' }),
-  unread: z
-    .enum(['true', 'false', '1', '0'])
-    .optional()
+  type: listChoice(NOTIFICATION_TYPES, '消息类型'),
+  unread: listChoice(['true', 'false', '1', '0'], '只看未读')
     .transform((value) => value === 'true' || value === '1')
     .meta({ label: '只看未读' }),
 });
 const idParam = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647).meta({ label: '消息编号' }) });
-const readAllBody = z.object({ type: z.enum(NOTIFICATION_TYPES).optional().meta({ label: '消息类型' }) });
+const readAllBody = z.object({ type: listChoice(NOTIFICATION_TYPES, '消息类型') });
 const settingsBody = z.object({
   emailCopies: z
     .union([z.boolean(), z.enum(['true', 'false', 'on', 'off'])])

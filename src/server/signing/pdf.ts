@@ -1,19 +1,35 @@
 import fontkit from '@pdf-lib/fontkit';
-import { PDFDocument, type PDFFont, type PDFImage, type PDFPage, rgb } from 'pdf-lib';
-import { subsetToTtf } from '../webfont/subset.ts';
+import { PDFDocument, type PDFImage, type PDFPage, rgb } from 'pdf-lib';
+import { documentFaces } from '../webfont/subset.ts';
 import type { AgreementSection } from './agreement.ts';
+import { Typesetter } from './pdf-type.ts';
 
-/** Library fonts the PDF is set in, best first: a Song (serif) face for the text, a brush face for a typed signature. */
-const TEXT_FONTS = ['noto-serif-sc', 'noto-sans-sc'];
-const SIGNATURE_FONTS = ['ma-shan-zheng', 'zhi-mang-xing', 'liu-jian-mao-cao', 'noto-serif-sc', 'noto-sans-sc'];
+/**
+ * Library fonts the PDF's text is set in, best first: Song (serif) faces, then Hei, Simplified
+ * Chinese forms before Traditional and Japanese; a character none of them has falls back to any
+ * library face that has it (webfont/subset.ts documentFaces).
+ */
+const TEXT_FONTS = [
+  'noto-serif-sc',
+  'noto-sans-sc',
+  'noto-serif-tc',
+  'noto-sans-tc',
+  'noto-serif-hk',
+  'noto-sans-hk',
+  'noto-serif-jp',
+  'noto-sans-jp',
+];
+/** Brush faces for a typed signature, best first. */
+const SIGNATURE_FONTS = ['ma-shan-zheng', 'zhi-mang-xing', 'liu-jian-mao-cao', ...TEXT_FONTS];
 
 const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 64;
+const WIDTH = A4[0] - 2 * MARGIN;
 const INK = rgb(0.12, 0.12, 0.14);
 const MUTED = rgb(0.42, 0.42, 0.46);
-
-// Marks that may not start a line in Chinese typesetting (避头点); they stay at the end of the line before.
-const NO_LINE_START = new Set('，。、；：？！）》」』”’,.;:?!)]】〉…');
+const RULE = rgb(0.78, 0.78, 0.8);
+/** The signature's own box: nothing else is drawn in it, and it is drawn where nothing else is. */
+const SIGNATURE_BOX = { width: 240, height: 84, padding: 8 };
 
 /** What the signed agreement's PDF shows. */
 export interface SignedAgreementPdf {
@@ -32,21 +48,26 @@ export interface SignedAgreementPdf {
   siteTitle: string;
 }
 
-/** Breaks text into lines that fit `width`, character by character, keeping closing marks off line starts. */
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const char of text) {
-    const next = line + char;
-    if (line && font.widthOfTextAtSize(next, size) > width && !NO_LINE_START.has(char)) {
-      lines.push(line);
-      line = char;
-    } else {
-      line = next;
-    }
+/** The signer's fields, by their labels on the signing form, for saying which one holds a character. */
+const SIGNER_FIELDS = [
+  ['legalName', '姓名或名称'],
+  ['creditName', '署名'],
+  ['contact', '联系方式'],
+  ['address', '地址'],
+] as const;
+
+/** Characters no face in the library has: the PDF would show them as blanks, so it is not made. */
+export class UnprintableText extends Error {
+  override name = 'UnprintableText';
+  /** The characters, and the signer's fields that hold them (none: the agreement's own text). */
+  readonly characters: string;
+  readonly fields: string[];
+
+  constructor(characters: string, fields: string[]) {
+    super(`No library face has ${characters}`);
+    this.characters = characters;
+    this.fields = fields;
   }
-  if (line) lines.push(line);
-  return lines;
 }
 
 /** Beijing time, written as a Chinese date. */
@@ -68,12 +89,12 @@ function beijingTime(date: Date): string {
 /** A cursor that writes lines down the pages, starting a new page when one is full. */
 class Writer {
   readonly doc: PDFDocument;
-  readonly font: PDFFont;
+  readonly type: Typesetter;
   page: PDFPage;
   y: number;
-  constructor(doc: PDFDocument, font: PDFFont) {
+  constructor(doc: PDFDocument, type: Typesetter) {
     this.doc = doc;
-    this.font = font;
+    this.type = type;
     this.page = doc.addPage(A4);
     this.y = A4[1] - MARGIN;
   }
@@ -82,32 +103,28 @@ class Writer {
     this.page = this.doc.addPage(A4);
     this.y = A4[1] - MARGIN;
   }
+  /** A paragraph; `indent` sets its first line in by two characters, as Chinese paragraphs are. */
   paragraph(text: string, size: number, options: { gap?: number; color?: typeof INK; indent?: boolean } = {}): void {
     const lineHeight = size * 1.75;
-    const first = options.indent ? '\u3000\u3000' : '';
-    for (const line of wrap(first + text, this.font, size, A4[0] - 2 * MARGIN)) {
+    const indent = options.indent ? size * 2 : 0;
+    for (const [i, line] of this.type.wrap(text, size, WIDTH, WIDTH - indent).entries()) {
       this.ensure(lineHeight);
       this.y -= lineHeight;
-      this.page.drawText(line, { x: MARGIN, y: this.y, size, font: this.font, color: options.color ?? INK });
+      this.type.draw(this.page, line, MARGIN + (i === 0 ? indent : 0), this.y, size, options.color ?? INK);
     }
     this.y -= options.gap ?? 0;
   }
   centred(text: string, size: number): void {
     this.ensure(size * 2);
     this.y -= size * 1.6;
-    const x = (A4[0] - this.font.widthOfTextAtSize(text, size)) / 2;
-    this.page.drawText(text, { x, y: this.y, size, font: this.font, color: INK });
+    this.type.draw(this.page, text, (A4[0] - this.type.width(text, size)) / 2, this.y, size, INK);
     this.y -= size * 0.8;
   }
 }
 
-/**
- * The signed agreement as a PDF: the whole text, then the signer's details, the signature and the
- * text's fingerprint. The Chinese text is set in a subset of a library font made for exactly the
- * characters used (so the file stays small and every character is the font's own), embedded whole.
- */
-export async function renderAgreementPdf(input: SignedAgreementPdf): Promise<Uint8Array> {
-  const details = [
+/** The lines of the signer's details, the fingerprint apart (it is set on a line of its own). */
+function detailLines(input: SignedAgreementPdf): string[] {
+  return [
     `投稿人（甲方）：${input.legalName}`,
     `署名：${input.creditName}`,
     `联系方式：${input.contact}`,
@@ -115,23 +132,46 @@ export async function renderAgreementPdf(input: SignedAgreementPdf): Promise<Uin
     `签署时间：${beijingTime(input.signedAt)}`,
     ...(input.ip ? [`签署 IP：${input.ip}`] : []),
     `协议版本：${input.version}`,
-    `协议文本 SHA-256：${input.textSha256}`,
   ];
-  const footer = `乙方：造字联盟　本文件由${input.siteTitle}在签署时生成，可在“个人中心 › 签约”随时重新下载。`;
+}
+
+const FINGERPRINT_LABEL = '协议文本 SHA-256：';
+const footerOf = (siteTitle: string) =>
+  `乙方：造字联盟　本文件由${siteTitle}在签署时生成，可在“个人中心 › 签约”随时重新下载。`;
+
+/** Throws UnprintableText when some characters have no face, naming the signer's fields that hold them. */
+function refuseMissing(missing: readonly number[], input: SignedAgreementPdf): void {
+  if (missing.length === 0) return;
+  const characters = String.fromCodePoint(...missing);
+  const fields = SIGNER_FIELDS.filter(([key]) => [...input[key]].some((ch) => characters.includes(ch))).map(
+    ([, label]) => label,
+  );
+  throw new UnprintableText(characters, fields);
+}
+
+/**
+ * The signed agreement as a PDF: the whole text, then the signer's details, the fingerprint of the
+ * text, and the signature in a box of its own. The text is set in subsets of library faces holding
+ * exactly the characters used, embedded whole, with a ToUnicode map, so every field copies and
+ * searches as typed. Throws UnprintableText rather than leave a character blank.
+ */
+export async function renderAgreementPdf(input: SignedAgreementPdf): Promise<Uint8Array> {
+  const details = detailLines(input);
+  const footer = footerOf(input.siteTitle);
   const bodyText = [
     input.title,
     ...input.sections.flatMap((section) => [section.heading, ...section.paragraphs]),
-    '签署信息',
-    '签名：',
+    '签署信息签名：',
     ...details,
+    FINGERPRINT_LABEL,
+    input.textSha256,
     footer,
-    '\u3000',
   ].join('');
-
   const [text, brush] = await Promise.all([
-    subsetToTtf(TEXT_FONTS, bodyText),
-    input.signaturePng ? Promise.resolve(null) : subsetToTtf(SIGNATURE_FONTS, input.legalName),
+    documentFaces(TEXT_FONTS, bodyText),
+    input.signaturePng ? Promise.resolve(null) : documentFaces(SIGNATURE_FONTS, input.legalName),
   ]);
+  refuseMissing([...new Set([...(brush?.missing ?? []), ...text.missing])], input);
 
   const doc = await PDFDocument.create();
   doc.registerFontkit(fontkit);
@@ -143,12 +183,11 @@ export async function renderAgreementPdf(input: SignedAgreementPdf): Promise<Uin
   doc.setLanguage('zh-CN');
   doc.setCreationDate(input.signedAt);
   doc.setModificationDate(input.signedAt);
-  // The subsets hold only what is drawn, so pdf-lib embeds them as they are.
-  const font = await doc.embedFont(text.ttf, { subset: false });
-  const brushFont = brush ? await doc.embedFont(brush.ttf, { subset: false }) : null;
+  const type = await Typesetter.embed(doc, text);
+  const brushType = brush ? await Typesetter.embed(doc, brush) : null;
   const image: PDFImage | null = input.signaturePng ? await doc.embedPng(input.signaturePng) : null;
 
-  const writer = new Writer(doc, font);
+  const writer = new Writer(doc, type);
   writer.centred(input.title, 20);
   writer.y -= 12;
   for (const section of input.sections) {
@@ -158,7 +197,8 @@ export async function renderAgreementPdf(input: SignedAgreementPdf): Promise<Uin
     writer.y -= 6;
   }
 
-  writer.ensure(260);
+  // The signing block stays on one page: details, fingerprint, signature box and footer.
+  writer.ensure(details.length * 18.4 + 60 + SIGNATURE_BOX.height + 60);
   writer.y -= 10;
   writer.page.drawLine({
     start: { x: MARGIN, y: writer.y },
@@ -169,23 +209,48 @@ export async function renderAgreementPdf(input: SignedAgreementPdf): Promise<Uin
   writer.y -= 4;
   writer.paragraph('签署信息', 12.5, { gap: 4 });
   for (const line of details) writer.paragraph(line, 10.5, { color: line.startsWith('协议') ? MUTED : INK });
+  writer.paragraph(FINGERPRINT_LABEL, 10.5, { color: MUTED });
+  // The fingerprint on a line of its own, small enough never to be broken: it copies whole.
+  const hashSize = Math.min(9, (9 * WIDTH) / type.width(input.textSha256, 9));
+  writer.y -= hashSize * 1.75;
+  type.draw(writer.page, input.textSha256, MARGIN, writer.y, hashSize, MUTED);
 
-  writer.ensure(90);
-  writer.y -= 24;
-  writer.page.drawText('签名：', { x: MARGIN, y: writer.y, size: 10.5, font, color: INK });
-  const signX = MARGIN + font.widthOfTextAtSize('签名：', 10.5) + 8;
+  // The signature box starts below the last line's descenders and ends above the footer.
+  writer.y -= 18;
+  const label = '签名：';
+  const box = {
+    x: MARGIN + type.width(label, 10.5) + 8,
+    top: writer.y,
+    bottom: writer.y - SIGNATURE_BOX.height,
+  };
+  type.draw(writer.page, label, MARGIN, box.top - 16, 10.5, INK);
+  writer.page.drawRectangle({
+    x: box.x,
+    y: box.bottom,
+    width: SIGNATURE_BOX.width,
+    height: SIGNATURE_BOX.height,
+    borderColor: RULE,
+    borderWidth: 0.6,
+  });
+  const inner = {
+    width: SIGNATURE_BOX.width - 2 * SIGNATURE_BOX.padding,
+    height: SIGNATURE_BOX.height - 2 * SIGNATURE_BOX.padding,
+  };
   if (image) {
-    const scale = Math.min(200 / image.width, 64 / image.height);
+    // However tall or wide the drawing, it is fitted inside the box.
+    const scale = Math.min(inner.width / image.width, inner.height / image.height);
+    const height = image.height * scale;
     writer.page.drawImage(image, {
-      x: signX,
-      y: writer.y - 12,
+      x: box.x + SIGNATURE_BOX.padding,
+      y: box.bottom + SIGNATURE_BOX.padding + (inner.height - height) / 2,
       width: image.width * scale,
-      height: image.height * scale,
+      height,
     });
-  } else if (brushFont) {
-    writer.page.drawText(input.legalName, { x: signX, y: writer.y - 6, size: 30, font: brushFont, color: INK });
+  } else if (brushType) {
+    const size = Math.min(30, (30 * inner.width) / brushType.width(input.legalName, 30));
+    brushType.draw(writer.page, input.legalName, box.x + SIGNATURE_BOX.padding, box.bottom + 26, size, INK);
   }
-  writer.y -= 40;
+  writer.y = box.bottom - 8;
   writer.paragraph(footer, 9, { color: MUTED });
   return doc.save();
 }

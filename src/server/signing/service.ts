@@ -4,13 +4,14 @@ import { and, desc, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { SigningFields, SigningState, UserOverview } from '../../contract/messages.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
-import { agreementSignatures } from '../db/schema/index.ts';
+import { agreementSignatures, submissions } from '../db/schema/index.ts';
 import { env } from '../env.ts';
 import { ApiError, badRequest, notFound } from '../http/envelope.ts';
+import { log } from '../log.ts';
 import { notify } from '../messages/notifications.ts';
 import { storage } from '../storage/index.ts';
 import { AGREEMENT, AGREEMENT_SHA256 } from './agreement.ts';
-import { renderAgreementPdf } from './pdf.ts';
+import { renderAgreementPdf, UnprintableText } from './pdf.ts';
 
 /** A signature: drawn on the page (a PNG), or typed (the legal name, set in a brush face). */
 export type SignatureInput = { kind: 'typed' } | { kind: 'drawn'; png: Uint8Array };
@@ -124,7 +125,7 @@ export async function signAgreement(
   const signaturePng = input.signature.kind === 'drawn' ? await cleanSignature(input.signature.png) : null;
   const signedAt = new Date();
   const base = `private/signatures/${accountId}/${randomUUID()}`;
-  const pdf = await renderAgreementPdf({
+  const pdf = await agreementPdf({
     title: AGREEMENT.title,
     version: AGREEMENT.version,
     textSha256: AGREEMENT_SHA256,
@@ -172,17 +173,66 @@ export async function signAgreement(
     await Promise.allSettled(written.map((key) => store.delete(key)));
     throw error;
   }
+  const next = await waitingSubmission(db, accountId);
   await notify(
     [accountId],
     {
       type: 'system',
       title: '你已签署投稿协议',
-      body: `你于 ${signedAt.toLocaleDateString('zh-CN', { timeZone: 'Asia/Shanghai' })} 签署了《${AGREEMENT.title}》（${AGREEMENT.version} 版），现在可以上传最终字体文件。签署的 PDF 可随时在“签约”页面下载。`,
-      link: '/user/signing',
+      body: `你于 ${signedAt.toLocaleDateString('zh-CN', { timeZone: 'Asia/Shanghai' })} 签署了《${AGREEMENT.title}》（${AGREEMENT.version} 版）。${next.said}签署的 PDF 可随时在“签约”页面下载。`,
+      link: next.link,
     },
     db,
   );
   return signedOf(signed);
+}
+
+/**
+ * The agreement's PDF, or a refusal naming what it cannot show: a character of the signer's that
+ * no library face has (400, naming the field), or one of the agreement's own (503: the library
+ * lacks the faces the site's documents need).
+ */
+async function agreementPdf(input: Parameters<typeof renderAgreementPdf>[0]): Promise<Uint8Array> {
+  try {
+    return await renderAgreementPdf(input);
+  } catch (error) {
+    if (!(error instanceof UnprintableText)) throw error;
+    const shown = [...error.characters].slice(0, 8).join('”“');
+    if (error.fields.length > 0) {
+      throw badRequest(
+        `${error.fields.join('、')}里的“${shown}”在字体库的字体里都没有，协议 PDF 会显示成空白。请改用常用写法后再签署`,
+      );
+    }
+    log().error({ characters: error.characters }, 'the library has no face for the agreement text');
+    throw new ApiError(503, '503', `字体库暂时缺少生成协议 PDF 所需的字（“${shown}”），请稍后再试或联系我们`);
+  }
+}
+
+/** The account's accepted submissions waiting for their final files (which need the agreement signed), newest first. */
+export async function waitingForFinal(
+  accountId: number,
+  database?: Db,
+): Promise<Array<{ uid: string; fontName: string }>> {
+  const db = database ?? (await configuredDb());
+  return db
+    .select({ uid: submissions.uid, fontName: submissions.fontName })
+    .from(submissions)
+    .where(and(eq(submissions.accountId, accountId), eq(submissions.status, 'approved')))
+    .orderBy(desc(submissions.updatedAt))
+    .limit(5);
+}
+
+/** Where to go after signing: the accepted submission waiting for its final files, when there is one. */
+async function waitingSubmission(db: Db, accountId: number): Promise<{ link: string; said: string }> {
+  const waiting = await waitingForFinal(accountId, db);
+  const [first] = waiting;
+  if (waiting.length === 1 && first) {
+    return { link: `/user/submission/${first.uid}`, said: `下一步：回到投稿《${first.fontName}》上传终稿。` };
+  }
+  if (waiting.length > 1) {
+    return { link: '/user/submission?status=approved', said: '下一步：回到审核通过的投稿，分别上传终稿。' };
+  }
+  return { link: '/user/signing', said: '以后投稿审核通过时，可以直接上传终稿。' };
 }
 
 /** The PDF of one of the account's signatures; 404 for a signature that is not theirs. */

@@ -48,6 +48,8 @@ export class LocalStorage implements Storage {
   /** The folder that holds the objects. */
   readonly root: string;
   readonly #tmpDir: string;
+  /** Folders known to exist, so that a put (a preview writes two small files) does not make them again. */
+  readonly #folders = new Set<string>();
 
   constructor(root: string) {
     this.root = path.resolve(root);
@@ -62,12 +64,16 @@ export class LocalStorage implements Storage {
     return file;
   }
 
+  async #makeFolders(folders: string[]): Promise<void> {
+    const missing = folders.filter((folder) => !this.#folders.has(folder));
+    await Promise.all(missing.map((folder) => fsp.mkdir(folder, { recursive: true })));
+    for (const folder of missing) this.#folders.add(folder);
+  }
+
   async put(key: string, body: StorageBody, { durable = true }: PutOptions = {}): Promise<StorageStat> {
     const target = this.#file(key);
-    await Promise.all([
-      fsp.mkdir(path.dirname(target), { recursive: true }),
-      fsp.mkdir(this.#tmpDir, { recursive: true }),
-    ]);
+    const folders = [path.dirname(target), this.#tmpDir];
+    await this.#makeFolders(folders);
     const temp = path.join(this.#tmpDir, `${randomUUID()}.part`);
     try {
       if (body instanceof Uint8Array) {
@@ -76,7 +82,13 @@ export class LocalStorage implements Storage {
         const source = body instanceof ReadableStream ? Readable.fromWeb(body as never) : body;
         await pipeline(source, fs.createWriteStream(temp, { flags: 'wx', flush: durable }));
       }
-      await fsp.rename(temp, target);
+      await fsp.rename(temp, target).catch(async (error: unknown) => {
+        // The folder went since it was made (a tree deleted, an empty folder swept): make it again.
+        if (!isMissing(error)) throw error;
+        for (const folder of folders) this.#folders.delete(folder);
+        await this.#makeFolders(folders);
+        await fsp.rename(temp, target);
+      });
     } catch (error) {
       await fsp.rm(temp, { force: true });
       throw error;

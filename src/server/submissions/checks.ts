@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
 import { SUBMISSION_MAX_FACES } from '../../contract/submissions.ts';
 import type { StoredFace } from '../db/schema/index.ts';
+import { compareFaces, type FaceComparison } from '../engine/design-compare.ts';
 import { checkFont } from '../engine/font-check.ts';
 import { FontInputError } from '../engine/font-errors.ts';
 import { openFontPackage } from '../engine/font-package.ts';
@@ -21,6 +22,14 @@ export interface SubmissionFontTask {
   name: string;
   outPrefix: string;
   maxFontBytes: number;
+}
+
+export type { FaceComparison };
+
+/** Two stored faces to compare: the one reviewed and the final one of the same weight. */
+export interface DesignCompareTask {
+  reviewedKey: string;
+  finalKey: string;
 }
 
 /** What the font check found. */
@@ -72,6 +81,7 @@ export async function checkSubmissionFont(task: SubmissionFontTask): Promise<Sub
     await storage().put(specimenKey, drawSpecimen(font.sfnt, meta.fullName));
     faces.push({
       familyName: meta.familyName,
+      familyNameZh: meta.familyNameZhHans ?? meta.familyNameZhHant ?? null,
       styleName: meta.styleName,
       fullName: meta.fullName,
       postscriptName: meta.postscriptName,
@@ -91,4 +101,16 @@ export async function checkSubmissionFont(task: SubmissionFontTask): Promise<Sub
   }
   faces.sort((a, b) => a.weight - b.weight || Number(a.italic) - Number(b.italic));
   return { faces, licenseText: opened.licenseText ?? null };
+}
+
+async function stored(key: string): Promise<Uint8Array> {
+  const object = await storage().get(key);
+  if (!object) throw new Error(`submission face is missing from storage: ${key}`);
+  return object.bytes ?? new Uint8Array(await buffer(object.body));
+}
+
+/** How a final face differs from the reviewed face of its weight (run in a tools worker). */
+export async function compareSubmissionFaces(task: DesignCompareTask): Promise<FaceComparison> {
+  const [reviewed, final] = await Promise.all([stored(task.reviewedKey), stored(task.finalKey)]);
+  return compareFaces(reviewed, final);
 }

@@ -8,13 +8,16 @@ import {
 // The stages of a submission and the only moves between them (docs/submissions.md draws them):
 //
 //   draft ─submit→ submitted ─claim→ reviewing ─accept→ approved ─finalize→ finalized ─publish→ published
-//                                      │  ▲                (signed agreement + final files)
-//                       request_changes│  │claim
-//                                      ▼  │
-//                             needs_revision ─resubmit→ resubmitted
-//                     reviewing ─reject→ rejected
+//                                      │  ▲                │   (signed agreement + final files
+//                       request_changes│  │claim           │    that are the reviewed design)
+//                                      ▼  │                │
+//                             needs_revision ─resubmit→ resubmitted ◀─rereview─┘ (final files that
+//                     reviewing ─reject→ rejected                                changed the design)
 //
-// Designers make their own moves on their own submissions; reviewers (the editor role) make theirs.
+//   any stage after draft and before published ─withdraw→ withdrawn (the designer; files kept)
+//
+// A draft is not withdrawn but deleted with its files (service.ts deleteDraft). Designers make their
+// own moves on their own submissions; reviewers (the editor role) make theirs.
 
 /** Who makes a move. */
 export type Actor = 'designer' | 'reviewer';
@@ -35,7 +38,16 @@ export const MOVES: Record<SubmissionAction, Move> = {
   accept: { from: ['reviewing'], to: 'approved', by: 'reviewer', needsNote: false },
   reject: { from: ['reviewing'], to: 'rejected', by: 'reviewer', needsNote: true },
   finalize: { from: ['approved'], to: 'finalized', by: 'designer', needsNote: false },
+  // Final files that are not the reviewed design go back to review; the note says how they differ.
+  rereview: { from: ['approved'], to: 'resubmitted', by: 'designer', needsNote: true },
   publish: { from: ['finalized'], to: 'published', by: 'reviewer', needsNote: false },
+  // The agreement (§二) lets a designer withdraw a work at any time before it is published.
+  withdraw: {
+    from: ['submitted', 'reviewing', 'needs_revision', 'resubmitted', 'approved', 'finalized'],
+    to: 'withdrawn',
+    by: 'designer',
+    needsNote: false,
+  },
 };
 
 /** A move that is not allowed: from this stage, or by this person. */
@@ -67,3 +79,9 @@ export function nextStatus(action: SubmissionAction, from: SubmissionStatus, act
 
 /** The stages a designer may still change the information and files in. */
 export const EDITABLE: readonly SubmissionStatus[] = ['draft', 'needs_revision'];
+
+/** The stages a submission is deleted in rather than withdrawn: nobody but its designer has seen it. */
+export const DELETABLE: readonly SubmissionStatus[] = ['draft'];
+
+/** The stages nothing moves out of. */
+export const FINAL: readonly SubmissionStatus[] = ['published', 'rejected', 'withdrawn'];

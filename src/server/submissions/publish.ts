@@ -1,26 +1,30 @@
-import { and, eq, isNull, like } from 'drizzle-orm';
+import { like } from 'drizzle-orm';
 import { SUBMISSION_LICENSES, type SubmissionDetail, type SubmissionLicense } from '../../contract/submissions.ts';
 import { contentChanged } from '../content/changes.ts';
+import { refreshSearchIndex } from '../content/search.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
-import { fontFamilies, type StoredFace, submissionFiles } from '../db/schema/index.ts';
+import { fontFamilies, type StoredFace } from '../db/schema/index.ts';
 import type { CatalogueEntry } from '../db/seed/font-catalogue.ts';
 import type { FontCategory, FontScript } from '../db/seed/font-dicts.ts';
 import { type IndexedFace, saveFamily } from '../db/seed/font-index.ts';
 import type { FontMetadata } from '../engine/metadata.ts';
 import { childGno } from '../fonts/faces.ts';
 import { ApiError, forbidden } from '../http/envelope.ts';
+import { log } from '../log.ts';
 import { storage } from '../storage/index.ts';
-import { type Caller, detailOf, findVisible, move } from './service.ts';
+import { type Caller, findVisible } from './access.ts';
+import { move } from './moves.ts';
+import { activeFile, detailOf } from './views.ts';
 
 // Publishing: an accepted submission with its final files becomes a library family, indexed the way
 // seeded families are (font-index.ts saveFamily: family and faces in one transaction, coverage,
 // licence), so the catalogue, previews, hosted CSS and downloads treat it like any other font. The
 // designer is credited as the family's designer, and every page that lists fonts is purged.
 
-/** A library gno from the Latin name: 'Mo Xiang Hei' → 'mo-xiang-hei', unique in the library. */
-async function freeGno(db: Db, nameEn: string, uid: string): Promise<string> {
+/** A library gno from the font's Latin family name: 'Mo Xiang Hei' → 'mo-xiang-hei', unique in the library. */
+async function freeGno(db: Db, family: string, uid: string): Promise<string> {
   const base =
-    nameEn
+    family
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-+|-+$/g, '')
@@ -76,19 +80,12 @@ export async function publishSubmission(caller: Caller, uid: string, database?: 
   if (row.status !== 'finalized') {
     throw new ApiError(409, '409', '投稿还没有上传终稿，不能上架');
   }
-  const [final] = await db
-    .select()
-    .from(submissionFiles)
-    .where(
-      and(
-        eq(submissionFiles.submissionId, row.id),
-        eq(submissionFiles.kind, 'final'),
-        isNull(submissionFiles.replacedAt),
-      ),
-    );
+  const final = await activeFile(db, row, 'final');
   if (final?.report?.kind !== 'font') throw new ApiError(409, '409', '终稿文件不存在，请让设计师重新上传');
   const detail = await detailOf(caller, row, db);
-  const gno = await freeGno(db, row.nameEn, row.uid);
+  // The library address comes from the font itself (submitting checked that the English name is the same).
+  const family = final.report.faces[0]?.familyName ?? '';
+  const gno = await freeGno(db, /[A-Za-z]/.test(family) ? family : row.nameEn, row.uid);
   const store = storage();
   const faces: IndexedFace[] = [];
   for (const face of final.report.faces) {
@@ -146,6 +143,10 @@ export async function publishSubmission(caller: Caller, uid: string, database?: 
       db,
     );
     await contentChanged('font');
+    // Searched for at once by its designer and the reviewers: the index is rebuilt before answering.
+    await refreshSearchIndex(db).catch((error: unknown) =>
+      log().error({ err: error, gno }, 'search index not rebuilt after publishing'),
+    );
     return detailOf(caller, moved, db);
   } catch (error) {
     await store.deleteTree(`fonts/${gno}`);

@@ -4,7 +4,9 @@ import { offsetOf, type PageRequest, toPage } from '../content/paging.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { submissionComments, submissions } from '../db/schema/index.ts';
 import { badRequest, forbidden } from '../http/envelope.ts';
-import { type Caller, detailOf, findVisible, move, summaryOf } from './service.ts';
+import { type Caller, findVisible } from './access.ts';
+import { move } from './moves.ts';
+import { detailOf, summaryOf } from './views.ts';
 
 // The reviewers' side (the editor role): the queue, claiming, comments per item, and the
 // decisions. Publishing an accepted submission is publish.ts.

@@ -1,12 +1,15 @@
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { FONT_CATEGORIES, FONT_SCRIPTS } from '../../contract/fonts.ts';
 import {
   DESIGN_METHODS,
   DESIGN_ORIGINS,
+  DESIGN_RULES,
   DESIGN_USAGES,
-  SUBMISSION_LICENSES,
+  type FieldRule,
+  fieldProblem,
+  type PlainField,
+  SUBMISSION_FIELD_RULES,
   SUBMISSION_STATUS_NAMES,
   SUBMISSION_STATUSES,
 } from '../../contract/submissions.ts';
@@ -15,26 +18,19 @@ import { readSfnt } from '../engine/sfnt.ts';
 import { cmapOf } from '../engine/sfnt-info.ts';
 import { contentDisposition } from '../fonts/download-routes.ts';
 import { notFound, ok } from '../http/envelope.ts';
-import { pageQuery, validate } from '../http/validate.ts';
+import { listChoice, listChoiceOr, pageQuery, validate } from '../http/validate.ts';
 import { storage } from '../storage/index.ts';
-import { codePointsOf, subsetPool } from '../webfont/subset.ts';
+import { codePointsOf } from '../webfont/subset.ts';
+import { subsetPool } from '../webfont/subset-pool.ts';
+import { callerOf, findVisible } from './access.ts';
 import { assetKey, uploadTicket } from './files.ts';
+import { uploadFinal } from './final.ts';
 import { publishSubmission } from './publish.ts';
 import { claimSubmission, decide, reviewQueue } from './review.ts';
-import {
-  callerOf,
-  detailOf,
-  fileOf,
-  findVisible,
-  lastDraft,
-  listOwn,
-  reviseSubmission,
-  saveDraft,
-  submitSubmission,
-  timelineOf,
-  uploadFinal,
-} from './service.ts';
+import { reviseSubmission, saveDraft, submitSubmission } from './service.ts';
 import { TEMPLATE_FILES, templateFile } from './templates.ts';
+import { detailOf, fileOf, lastDraft, listOwn, timelineOf } from './views.ts';
+import { deleteDraft, withdrawSubmission } from './withdraw.ts';
 
 const keys = <T extends Record<string, unknown>>(record: T) =>
   Object.keys(record) as [keyof T & string, ...(keyof T & string)[]];
@@ -48,37 +44,50 @@ const upload = z.object({
   key: z.string().max(300).meta({ label: '上传文件' }),
   name: z.string().trim().min(1).max(200).meta({ label: '文件名' }),
 });
+/** A plain information field, checked by the rules the submit form also reads (one source). */
+function plainField(field: PlainField) {
+  const rule: FieldRule = SUBMISSION_FIELD_RULES[field];
+  const checked = z
+    .string()
+    .max(4000)
+    .trim()
+    .superRefine((value, context) => {
+      const problem = fieldProblem(field, value);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    });
+  // Choices are listed for the API document; a blank one clears the field of a draft.
+  const schema = rule.kind === 'choice' ? z.enum(['', ...rule.choices], '请从列表中选择').pipe(checked) : checked;
+  return schema.meta({ label: rule.label });
+}
+
 const fields = z
   .object({
-    fontName: z
-      .string()
-      .trim()
-      .min(1, '请填写字体中文名称')
-      .max(40, '中文名称最多 40 个字')
-      .meta({ label: '中文名称' }),
-    nameEn: z
-      .string()
-      .trim()
-      .regex(/^[A-Za-z][A-Za-z0-9 -]{1,47}$/, '英文名称以字母开头，只用字母、数字、空格和连字符，2 到 48 个字符')
-      .meta({ label: '英文名称' }),
-    category: z.enum(FONT_CATEGORIES, '请选择风格分类').meta({ label: '风格分类' }),
-    script: z.enum(FONT_SCRIPTS, '请选择适用文字').meta({ label: '适用文字' }),
-    designer: z.string().trim().min(1, '请填写设计师署名').max(40, '署名最多 40 个字').meta({ label: '设计师署名' }),
-    description: z.string().trim().max(2000, '介绍最多 2000 个字').meta({ label: '字体介绍' }),
-    license: z.enum(keys(SUBMISSION_LICENSES), '请选择授权方式').meta({ label: '授权方式' }),
+    ...(Object.fromEntries(
+      (Object.keys(SUBMISSION_FIELD_RULES) as PlainField[]).map((field) => [field, plainField(field)]),
+    ) as Record<PlainField, ReturnType<typeof plainField>>),
     design: z
       .object({
-        origin: z.enum(keys(DESIGN_ORIGINS)).meta({ label: '设计来源' }),
-        baseFont: z.string().trim().max(80, '原字体名称最多 80 个字').default('').meta({ label: '原字体' }),
-        method: z.enum(keys(DESIGN_METHODS)).meta({ label: '制作方式' }),
-        usage: z.enum(keys(DESIGN_USAGES)).meta({ label: '主要用途' }),
-        notes: z.string().trim().max(2000, '设计说明最多 2000 个字').default('').meta({ label: '设计说明' }),
+        origin: z.enum(keys(DESIGN_ORIGINS), '请从列表中选择').meta({ label: DESIGN_RULES.origin.label }),
+        baseFont: z
+          .string()
+          .trim()
+          .max(DESIGN_RULES.baseFont.max, `最多 ${DESIGN_RULES.baseFont.max} 个字`)
+          .default('')
+          .meta({ label: DESIGN_RULES.baseFont.label }),
+        method: z.enum(keys(DESIGN_METHODS), '请从列表中选择').meta({ label: DESIGN_RULES.method.label }),
+        usage: z.enum(keys(DESIGN_USAGES), '请从列表中选择').meta({ label: DESIGN_RULES.usage.label }),
+        notes: z
+          .string()
+          .trim()
+          .max(DESIGN_RULES.notes.max, `最多 ${DESIGN_RULES.notes.max} 个字`)
+          .default('')
+          .meta({ label: DESIGN_RULES.notes.label }),
       })
       .refine((design) => design.origin !== 'derived' || design.baseFont.length > 0, {
         message: '基于开源字体修改的作品，请填写原字体名称',
         path: ['baseFont'],
       })
-      .meta({ label: '设计说明' }),
+      .meta({ label: DESIGN_RULES.label }),
   })
   .partial();
 const changes = z.object({
@@ -90,14 +99,23 @@ const changes = z.object({
 const saveBody = changes.extend({ uid: uid.optional() });
 const reviseBody = changes.extend({ uid });
 const uidQuery = z.object({ uid });
-const submitBody = z.object({ uid, note: z.string().trim().max(500, '说明最多 500 个字').default('') });
+const submitBody = z.object({
+  uid,
+  note: z.string().trim().max(500, '最多 500 个字').default('').meta({ label: '说明' }),
+});
+const finalBody = z.object({
+  uid,
+  file: upload,
+  // Final files that changed the design go back to review instead of being refused.
+  rereview: z.boolean().default(false).meta({ label: '重新送审' }),
+});
 const ticketQuery = z.object({
   purpose: z.enum(['font', 'image', 'final']).meta({ label: '用途' }),
   name: z.string().trim().min(1).max(200).meta({ label: '文件名' }),
   size: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).meta({ label: '文件大小' }),
   type: z.string().max(100).default('').meta({ label: '文件类型' }),
 });
-const listBody = pageQuery.extend({ status: z.enum(SUBMISSION_STATUSES).optional().meta({ label: '状态' }) });
+const listBody = pageQuery.extend({ status: listChoice(SUBMISSION_STATUSES, '状态') });
 const assetQuery = z.object({
   uid,
   file: z.coerce.number().int().min(1).max(2_147_483_647).meta({ label: '文件编号' }),
@@ -111,12 +129,7 @@ const previewQuery = assetQuery.omit({ part: true }).extend({
   text: z.string().min(1, '预览文字不能为空').max(400, '预览文字最多 400 个字').meta({ label: '预览文字' }),
 });
 const templateQuery = z.object({ name: z.enum(keys(TEMPLATE_FILES), '没有这个模板').meta({ label: '模板' }) });
-const queueQuery = pageQuery.extend({
-  filter: z
-    .enum(['open', ...SUBMISSION_STATUSES])
-    .default('open')
-    .meta({ label: '队列' }),
-});
+const queueQuery = pageQuery.extend({ filter: listChoiceOr(['open', ...SUBMISSION_STATUSES], 'open', '队列') });
 const decideBody = z.object({
   uid,
   action: z.enum(['request_changes', 'accept', 'reject']).meta({ label: '审核结论' }),
@@ -199,14 +212,24 @@ export function submissionRoutes(options: { account?: AccountResolver } = {}): H
     const { uid: id, ...rest } = c.req.valid('json');
     return c.json(ok(await reviseSubmission(await caller(c), id, rest), '修改已保存'));
   });
-  routes.post(
-    '/contribute/uploadContributeUltimatelyFont',
-    validate('json', z.object({ uid, file: upload })),
-    async (c) => {
-      const { uid: id, file } = c.req.valid('json');
-      return c.json(ok(await uploadFinal(await caller(c), id, file), '终稿已上传，等待上架'));
-    },
-  );
+  routes.post('/contribute/uploadContributeUltimatelyFont', validate('json', finalBody), async (c) => {
+    const { uid: id, file, rereview } = c.req.valid('json');
+    const detail = await uploadFinal(await caller(c), id, file, { rereview });
+    return c.json(
+      ok(
+        detail,
+        detail.status === 'resubmitted' ? '改动后的终稿已重新送审，审核员会收到通知' : '终稿已上传，等待编辑上架',
+      ),
+    );
+  });
+  routes.post('/contribute/deleteContributeById', validate('json', uidQuery), async (c) => {
+    await deleteDraft(await caller(c), c.req.valid('json').uid);
+    return c.json(ok(null, '草稿已删除'));
+  });
+  routes.post('/contribute/withdrawContributeById', validate('json', submitBody), async (c) => {
+    const { uid: id, note } = c.req.valid('json');
+    return c.json(ok(await withdrawSubmission(await caller(c), id, note), '投稿已撤回，审核员会收到通知'));
+  });
 
   // Pictures and faces of a submission, to its designer and the reviewers only.
   routes.get('/contribute/asset', validate('query', assetQuery), async (c) => {

@@ -21,6 +21,10 @@ export const JOBS_PER_TEN_MINUTES = 30;
 export const UPLOADS_PER_TEN_MINUTES = 30;
 /** Bytes of temporary outputs one client may hold until they expire. */
 export const OUTPUT_QUOTA_BYTES = 500 << 20;
+/** Pictures one client may have read (glyphs found, boxes read again) in a minute. */
+export const IDENTIFY_READS_PER_MINUTE = 60;
+/** Comparisons with the library one client may ask for in a minute. */
+export const IDENTIFY_MATCHES_PER_MINUTE = 20;
 /** Jobs waiting or running on the whole site; beyond it new jobs are refused (503). */
 export const MAX_ACTIVE_JOBS = 24;
 
@@ -37,6 +41,27 @@ const uploadRate = createSharedLimiter({
   windowMs: TEN_MINUTES,
   clock: systemClock,
 });
+
+// Identification answers at once from the process's one identification worker: without a rate, one
+// client asking without pause would keep it from everyone else.
+const identifyReadRate = createSharedLimiter({
+  name: 'identify-reads',
+  limit: IDENTIFY_READS_PER_MINUTE,
+  windowMs: 60_000,
+  clock: systemClock,
+});
+const identifyMatchRate = createSharedLimiter({
+  name: 'identify-matches',
+  limit: IDENTIFY_MATCHES_PER_MINUTE,
+  windowMs: 60_000,
+  clock: systemClock,
+});
+
+/** How long to wait, said the way a person reads it: 「45 秒」, 「3 分钟」. */
+export function waitText(seconds: number): string {
+  const whole = Math.max(1, Math.ceil(seconds));
+  return whole < 90 ? `${whole} 秒` : `${Math.ceil(whole / 60)} 分钟`;
+}
 
 const ACTIVE = ['queued', 'running'] as const;
 
@@ -67,11 +92,30 @@ export async function admitJob(client: ToolClient, now = new Date()): Promise<vo
     throw new ApiError(503, '503', '当前排队的任务太多，请过几分钟再试', { 'Retry-After': '60' });
   }
   const verdict = await jobRate.hit(client.key);
-  if (!verdict.allowed) throw tooManyRequests(verdict.retryAfter, '提交任务太频繁，请稍后再试');
+  if (!verdict.allowed) {
+    throw tooManyRequests(verdict.retryAfter, `提交任务太频繁，请 ${waitText(verdict.retryAfter)}后再试`);
+  }
 }
 
 /** Refuses an upload past the client's rate (429 with Retry-After). */
 export async function admitUpload(client: ToolClient): Promise<void> {
   const verdict = await uploadRate.hit(client.key);
-  if (!verdict.allowed) throw tooManyRequests(verdict.retryAfter, '上传太频繁，请稍后再试');
+  if (!verdict.allowed)
+    throw tooManyRequests(verdict.retryAfter, `上传太频繁，请 ${waitText(verdict.retryAfter)}后再试`);
+}
+
+/** Refuses finding or reading glyphs past the client's rate (429 with Retry-After). */
+export async function admitIdentifyRead(client: ToolClient): Promise<void> {
+  const verdict = await identifyReadRate.hit(client.key);
+  if (!verdict.allowed) {
+    throw tooManyRequests(verdict.retryAfter, `识别文字太频繁，请 ${waitText(verdict.retryAfter)}后再试`);
+  }
+}
+
+/** Refuses a comparison with the library past the client's rate (429 with Retry-After). */
+export async function admitIdentifyMatch(client: ToolClient): Promise<void> {
+  const verdict = await identifyMatchRate.hit(client.key);
+  if (!verdict.allowed) {
+    throw tooManyRequests(verdict.retryAfter, `比对字体太频繁，请 ${waitText(verdict.retryAfter)}后再试`);
+  }
 }

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { env } from '../env.ts';
 import { badRequest } from '../http/envelope.ts';
+import { closeIdentifyHost } from './identify/host.ts';
 import { ToolsPool, ToolTaskError } from './pool.ts';
 
 /** The largest font (bytes) a WOFF, WOFF2 or TTC may expand to; larger ones are treated as bombs. */
@@ -24,9 +25,9 @@ export function toolsTtlMs(): number {
   return env().TOOLS_TEMP_TTL_MINUTES * 60_000;
 }
 
-/** Stops the tools workers (tests and shutdown). */
+/** Stops the tools workers and the identification worker (tests and shutdown). */
 export async function closeToolsPool(): Promise<void> {
-  await pool?.close();
+  await Promise.all([pool?.close(), closeIdentifyHost()]);
   pool = undefined;
 }
 

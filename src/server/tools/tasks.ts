@@ -1,5 +1,4 @@
 import { buffer } from 'node:stream/consumers';
-import type { CharacterSuggestion, FoundGlyphs, GlyphBox } from '../../contract/identify.ts';
 import { characterRanking } from '../engine/char-frequency.ts';
 import {
   checkWrittenFont,
@@ -20,17 +19,14 @@ import { encodeWoff } from '../engine/woff.ts';
 import { encodeWoff2 } from '../engine/woff2.ts';
 import type { WeightedWord } from '../engine/wordcloud/words.ts';
 import { storage } from '../storage/index.ts';
-import { checkSubmissionFont, type SubmissionFontResult, type SubmissionFontTask } from '../submissions/checks.ts';
 import {
-  type FaceFile,
-  type MatchTask,
-  type MatchTaskResult,
-  matchGlyphsTask,
-  type PictureRef,
-  prepareCharactersTask,
-  readGlyphsTask,
-  unidentifiedGlyphsTask,
-} from './identify/tasks.ts';
+  checkSubmissionFont,
+  compareSubmissionFaces,
+  type DesignCompareTask,
+  type FaceComparison,
+  type SubmissionFontResult,
+  type SubmissionFontTask,
+} from '../submissions/checks.ts';
 import {
   type PixelFontResult,
   type PixelPreviewResult,
@@ -79,11 +75,8 @@ export type ToolTask =
   | ({ kind: 'pixelFont' } & Parameters<typeof pixelFontTask>[0])
   | { kind: 'cloudWords'; text: string; limit: number }
   | ({ kind: 'cloud' } & CloudTask)
-  | { kind: 'unidentifiedGlyphs'; picture: PictureRef }
-  | { kind: 'readGlyphs'; picture: PictureRef; boxes: GlyphBox[] }
-  | ({ kind: 'matchGlyphs' } & MatchTask)
-  | { kind: 'prepareCharacters'; faces: FaceFile[]; characters: string[] }
-  | ({ kind: 'submissionFont' } & SubmissionFontTask);
+  | ({ kind: 'submissionFont' } & SubmissionFontTask)
+  | ({ kind: 'compareDesign' } & DesignCompareTask);
 
 /** What the subset task found and made. */
 export interface SubsetTaskResult {
@@ -113,11 +106,8 @@ export interface TaskResults {
   pixelFont: PixelFontResult;
   cloudWords: WeightedWord[];
   cloud: CloudTaskResult;
-  unidentifiedGlyphs: FoundGlyphs;
-  readGlyphs: CharacterSuggestion[][];
-  matchGlyphs: MatchTaskResult;
-  prepareCharacters: { characters: number };
   submissionFont: SubmissionFontResult;
+  compareDesign: FaceComparison;
 }
 
 async function readFont(key: string): Promise<Uint8Array> {
@@ -249,15 +239,9 @@ export async function runTask(task: ToolTask, progress: Progress): Promise<TaskR
       return cloudWordsTask(task.text, task.limit);
     case 'cloud':
       return cloudTask(task);
-    case 'unidentifiedGlyphs':
-      return unidentifiedGlyphsTask(task.picture);
-    case 'readGlyphs':
-      return readGlyphsTask(task.picture, task.boxes);
-    case 'matchGlyphs':
-      return matchGlyphsTask(task);
-    case 'prepareCharacters':
-      return prepareCharactersTask(task.faces, task.characters);
     case 'submissionFont':
       return checkSubmissionFont(task);
+    case 'compareDesign':
+      return compareSubmissionFaces(task);
   }
 }

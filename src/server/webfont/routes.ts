@@ -3,6 +3,7 @@ import { compress } from 'hono/compress';
 import { z } from 'zod';
 import { notFound, ok } from '../http/envelope.ts';
 import { validate } from '../http/validate.ts';
+import { subsetAnswerCache } from './answers.ts';
 import { webfontCss, webfontSlice } from './css.ts';
 import { subsetFonts } from './subset.ts';
 
@@ -14,6 +15,10 @@ const subsetRequest = z
     }),
   )
   .meta({ label: '字体列表' });
+
+const subsetQuery = z.object({
+  embed: z.enum(['woff2'], '只能是 woff2').optional().meta({ label: '内嵌字体（embed）' }),
+});
 
 const cssQuery = z.object({
   family: z.string().trim().min(1, '请指定字体').max(100).meta({ label: '字体（family）' }),
@@ -31,13 +36,21 @@ const CROSS_ORIGIN = { 'Access-Control-Allow-Origin': '*', 'Timing-Allow-Origin'
 
 /**
  * The web-font service, mounted at /webfont: the subset service of SPEC §7 (`POST /http` with
- * `[{ gno, text }]`), and the hosted web fonts: `GET /css?family&weight` (a stylesheet of
+ * `[{ gno, text }]`, optionally `?embed=woff2`), and the hosted web fonts: `GET /css?family&weight` (a stylesheet of
  * unicode-range slices) and `GET /slice/<fontId>/<version>/<n>.woff2` (one slice, immutable).
  */
 export function webfontRoutes(): Hono {
   const routes = new Hono();
-  routes.post('/http', validate('json', subsetRequest), async (c) =>
-    c.json(ok(await subsetFonts(c.req.valid('json')))),
+  // `?embed=woff2` puts each WOFF2 into the answer: the site's previews then need one request, not two.
+  routes.post(
+    '/http',
+    validate('query', subsetQuery),
+    subsetAnswerCache(),
+    validate('json', subsetRequest),
+    async (c) => {
+      const embed = c.req.valid('query').embed === 'woff2';
+      return c.json(ok(await subsetFonts(c.req.valid('json'), { embed })));
+    },
   );
   routes.get('/css', compress(), validate('query', cssQuery), async (c) => {
     const { family, weight } = c.req.valid('query');

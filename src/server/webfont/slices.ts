@@ -5,7 +5,7 @@ import { notFound } from '../http/envelope.ts';
 import { log } from '../log.ts';
 import { storage } from '../storage/index.ts';
 import { toolsPool } from '../tools/runtime.ts';
-import { subsetPool } from './subset.ts';
+import { subsetPool } from './subset-pool.ts';
 
 // Slice plans and slice files of the hosted web fonts. A plan is made once per font file (in a
 // tools worker) and kept in memory and in storage. A slice is made on its first request by the

@@ -2,18 +2,21 @@
 // subset requests with TTF and fast WOFF2 bytes. Runs on Node 24 directly (types are stripped).
 import fs from 'node:fs';
 import { buffer } from 'node:stream/consumers';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { FaceCache } from '../engine/face-cache.ts';
 import { loadSubsetFace, loadSubsetFaceFromFile, type SubsetFace } from '../engine/hb-subset.ts';
+import { tagAt, viewOf } from '../engine/sfnt.ts';
+import { cmapOf as readCmap } from '../engine/sfnt-info.ts';
 import { encodeWoff2Fast } from '../engine/woff2-fast.ts';
-import { env } from '../env.ts';
 import { storage } from '../storage/index.ts';
-import type { CmapJob, SubsetJob, SubsetReply } from './subset-pool.ts';
+import type { CmapJob, EvictedNote, SubsetJob, SubsetReply, SubsetWorkerData } from './subset-pool.ts';
 
 const port = parentPort;
 if (!port) throw new Error('subset-worker.ts must run as a worker thread');
 
-const faces = new FaceCache(env().SUBSET_FACE_CACHE_MB * 1024 * 1024);
+const { faceBudgetBytes } = workerData as SubsetWorkerData;
+// The pool skips its storage lookup for fonts whose face is here, so it hears when one leaves.
+const faces = new FaceCache(faceBudgetBytes, (fontId) => port.postMessage({ evicted: fontId } satisfies EvictedNote));
 
 const loading = new Map<string, Promise<SubsetFace>>();
 
@@ -39,33 +42,69 @@ function face(job: SubsetJob): Promise<SubsetFace> {
 
 /** Subsets from a face this many times before it is worth preprocessing. */
 const PREPROCESS_AFTER_USES = 3;
+/** Quiet needed before preprocessing starts: a page's burst of previews is not held up by it. */
+const PREPROCESS_AFTER_IDLE_MS = 200;
+
+const popular = new Set<string>();
+let idleTimer: NodeJS.Timeout | undefined;
 
 /**
- * Preprocesses a face that keeps being asked for, after the reply has gone out: the 150–250 ms it
- * takes would otherwise sit in front of a request. Jobs that arrive meanwhile wait for it.
+ * Preprocesses the faces that keep being asked for (2–10× faster subsets) once the worker has been
+ * idle a moment: the 150–250 ms each takes would otherwise sit in front of requests, and a job
+ * that arrives meanwhile still waits for it. A face is preprocessed only while its growth (about
+ * four times the font) fits the budget: evicting others for it would have them loaded again.
  */
-function preprocessWhenPopular(fontId: string): void {
-  const resident = faces.get(fontId);
-  if (!resident || resident.preprocessed || resident.uses < PREPROCESS_AFTER_USES) return;
-  setImmediate(() => {
-    resident.preprocess();
-    faces.trim(fontId);
-  });
+function preprocessWhenIdle(): void {
+  clearTimeout(idleTimer);
+  if (popular.size === 0) return;
+  idleTimer = setTimeout(() => {
+    const [fontId] = popular;
+    if (fontId === undefined) return;
+    popular.delete(fontId);
+    const resident = faces.get(fontId);
+    if (resident && !resident.preprocessed && faces.hasRoomFor(resident.preprocessedSize - resident.size)) {
+      resident.preprocess();
+      faces.trim(fontId);
+    }
+    preprocessWhenIdle();
+  }, PREPROCESS_AFTER_IDLE_MS);
+  idleTimer.unref();
 }
 
-/** The sorted code points a font maps; fontkit is loaded only when the first such job arrives. */
+function notePopular(fontId: string): void {
+  const resident = faces.get(fontId);
+  if (resident && !resident.preprocessed && resident.uses >= PREPROCESS_AFTER_USES) popular.add(fontId);
+}
+
+/** Bytes `start`..`end` (inclusive) of a stored object. */
+async function readRange(key: string, start: number, end: number): Promise<Uint8Array> {
+  const object = await storage().get(key, { range: { start, end } });
+  if (!object) throw new Error(`font file is missing from storage: ${key}`);
+  return new Uint8Array(await buffer(object.body));
+}
+
+/**
+ * The sorted code points a font maps. Only the table directory and the cmap table are read (three
+ * small range reads, not the 20 MB file), and the table is read by a binary reader, not a
+ * whole-font parser, so that listing every face of the library stays quick and light.
+ */
 async function cmapOf(job: CmapJob): Promise<Uint32Array> {
-  const object = await storage().get(job.key);
-  if (!object) throw new Error(`font file is missing from storage: ${job.key}`);
-  const bytes = await buffer(object.body);
-  const fontkit = await import('fontkit');
-  const font = fontkit.create(bytes) as { characterSet?: number[] };
-  // fontkit lists the 0xFFFF end marker of cmap format 4 segments; noncharacters are never real glyphs.
-  const real = (font.characterSet ?? []).filter((cp) => (cp & 0xfffe) !== 0xfffe && !(cp >= 0xd800 && cp <= 0xdfff));
-  return Uint32Array.from(real).sort();
+  const header = viewOf(await readRange(job.key, 0, 11));
+  const count = header.getUint16(4);
+  const directory = await readRange(job.key, 12, 12 + count * 16 - 1);
+  const records = viewOf(directory);
+  for (let i = 0; i < count; i++) {
+    if (tagAt(directory, i * 16) !== 'cmap') continue;
+    const offset = records.getUint32(i * 16 + 8);
+    const length = records.getUint32(i * 16 + 12);
+    const data = await readRange(job.key, offset, offset + length - 1);
+    return Uint32Array.from(readCmap({ flavor: header.getUint32(0), tables: [{ tag: 'cmap', data }] }).keys()).sort();
+  }
+  throw new Error(`${job.key} has no cmap table`);
 }
 
 port.on('message', async (job: SubsetJob | CmapJob) => {
+  clearTimeout(idleTimer);
   try {
     if (job.kind === 'cmap') {
       const codePoints = await cmapOf(job);
@@ -77,11 +116,13 @@ port.on('message', async (job: SubsetJob | CmapJob) => {
     const woff2 = encodeWoff2Fast(ttf, job.quality);
     const reply: SubsetReply = { id: job.id, ttf, woff2, ms: performance.now() - started };
     port.postMessage(reply, [ttf.buffer as ArrayBuffer, woff2.buffer as ArrayBuffer]);
-    preprocessWhenPopular(job.fontId);
+    notePopular(job.fontId);
   } catch (error) {
     port.postMessage({
       id: job.id,
       error: error instanceof Error ? error.message : String(error),
     } satisfies SubsetReply);
+  } finally {
+    preprocessWhenIdle();
   }
 });

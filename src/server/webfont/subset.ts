@@ -1,20 +1,17 @@
-import { createHash } from 'node:crypto';
-import { buffer } from 'node:stream/consumers';
+import { asc, eq } from 'drizzle-orm';
 import { db } from '../db/client.ts';
-import { readSfnt } from '../engine/sfnt.ts';
-import { cmapOf } from '../engine/sfnt-info.ts';
-import { env } from '../env.ts';
+import { fontFamilies } from '../db/schema/index.ts';
 import { resolveFaces } from '../fonts/resolve.ts';
 import { badRequest } from '../http/envelope.ts';
 import { storage } from '../storage/index.ts';
-import { SubsetPool } from './subset-pool.ts';
+import { forgetSubsetAnswers, SUBSET_MEMORY_MS } from './answers.ts';
+import { forgetPreviews, mappedCodePoints, PREVIEW_QUALITY, previewOf } from './previews.ts';
+import { closeSubsetWorkers, subsetPool } from './subset-pool.ts';
 
 /** Most fonts one subset request may name (a library page shows 24 previews). */
 export const MAX_SUBSET_ITEMS = 60;
 /** Most distinct characters one item may ask for; whole character sets go through the CSS service. */
 export const MAX_SUBSET_CHARS = 1000;
-/** Brotli quality of on-the-fly WOFF2: about 1 ms for a preview, 5–25 % larger than quality 11. */
-const PREVIEW_QUALITY = 5;
 
 /** One item of a subset request (SPEC §3): a font's gno and the text to keep. */
 export interface SubsetItem {
@@ -30,6 +27,8 @@ export interface SubsetResult {
   ttfPath: string;
   /** Characters of the text the font lacks: a preview marks them instead of drawing another font's. */
   missing: string;
+  /** The WOFF2 itself (base64), when the request asked for it to be embedded. */
+  woff2?: string;
 }
 
 interface FontFile {
@@ -40,24 +39,6 @@ interface FontFile {
 }
 
 const fontCache = new Map<string, { file: FontFile; at: number }>();
-const FONT_CACHE_MS = 60_000;
-const results = new Map<string, SubsetResult>();
-const MAX_RESULTS = 20_000;
-const inFlight = new Map<string, Promise<SubsetResult>>();
-let pool: SubsetPool | undefined;
-const stats = { subsetted: 0, memoryHits: 0, storageHits: 0 };
-
-/** Counters since start: fonts subsetted, answers from memory, answers from storage. */
-export function subsetStats(): Readonly<typeof stats> {
-  return { ...stats };
-}
-
-/** The shared worker pool (also lists fonts' code points for the glyph grid). */
-export function subsetPool(): SubsetPool {
-  pool ??= new SubsetPool(env().SUBSET_WORKERS);
-  return pool;
-}
-
 /** The distinct code points of a text, sorted, without control characters. */
 export function codePointsOf(text: string): number[] {
   const set = new Set<number>();
@@ -77,7 +58,7 @@ async function resolveFonts(gnos: string[]): Promise<Map<string, FontFile>> {
   const now = Date.now();
   const missing = gnos.filter((gno) => {
     const hit = fontCache.get(gno);
-    if (hit && now - hit.at < FONT_CACHE_MS) found.set(gno, hit.file);
+    if (hit && now - hit.at < SUBSET_MEMORY_MS) found.set(gno, hit.file);
     return !found.has(gno);
   });
   if (missing.length === 0) return found;
@@ -89,70 +70,38 @@ async function resolveFonts(gnos: string[]): Promise<Map<string, FontFile>> {
   return found;
 }
 
-async function subsetOne(file: FontFile, codePoints: number[]): Promise<SubsetResult> {
-  const digest = createHash('sha256').update(file.sha256).update(Uint32Array.from(codePoints)).digest('hex');
-  const key = `subsets/${file.sha256.slice(0, 16)}/${digest.slice(0, 32)}`;
-  const result = (missing: string): SubsetResult => ({
+/** How an answer hands over the fonts: by path only, or with the WOFF2 bytes inside it. */
+export interface SubsetAnswerOptions {
+  /** Put each WOFF2 into the answer (base64), so the page needs no second request for it. */
+  embed?: boolean;
+}
+
+async function answerItem(file: FontFile, codePoints: number[], embed: boolean): Promise<SubsetResult> {
+  const preview = await previewOf(file, codePoints);
+  const store = storage();
+  const item: SubsetResult = {
     gno: file.gno,
     familyName: file.familyName,
-    woffPath: store.url(`${key}.woff2`),
-    ttfPath: store.url(`${key}.ttf`),
-    missing,
-  });
-  // The subset maps exactly the asked-for characters the font has; the others are missing.
-  const missingOf = (ttf: Uint8Array) => {
-    const mapped = mappedCodePoints(ttf);
-    return String.fromCodePoint(...codePoints.filter((cp) => !mapped.has(cp) && cp !== 0x20 && cp !== 0x3000));
+    woffPath: store.url(`${preview.key}.woff2`),
+    ttfPath: store.url(`${preview.key}.ttf`),
+    missing: preview.missing,
   };
-  const store = storage();
-
-  const remembered = results.get(key);
-  if (remembered) {
-    stats.memoryHits++;
-    return { ...remembered, gno: file.gno };
+  if (embed) {
+    const { buffer: bytes, byteOffset, byteLength } = preview.woff2;
+    item.woff2 = Buffer.from(bytes, byteOffset, byteLength).toString('base64');
+  } else if (!(await preview.stored)) {
+    // The paths are fetched next, maybe from another node: they must name files that exist.
+    throw new Error(`preview subset ${preview.key} could not be stored`);
   }
-  const running = inFlight.get(key);
-  if (running) return { ...(await running), gno: file.gno };
-
-  const work = (async () => {
-    const stored = await Promise.all([store.stat(`${key}.ttf`), store.stat(`${key}.woff2`)]);
-    let missing: string;
-    if (stored.every(Boolean)) {
-      stats.storageHits++;
-      const object = await store.get(`${key}.ttf`);
-      missing = object ? missingOf(object.bytes ?? new Uint8Array(await buffer(object.body))) : '';
-    } else {
-      stats.subsetted++;
-      const output = await subsetPool().run({
-        fontId: file.sha256,
-        key: file.fileKey,
-        codePoints,
-        quality: PREVIEW_QUALITY,
-      });
-      // Both files are written before the answer names them, at once; a storage hit needs both.
-      // Subsets can be made again, so they skip the flush to disk that source files get, and the
-      // browser fetches the WOFF2 next, so its bytes stay in memory for a while.
-      missing = missingOf(output.ttf);
-      await Promise.all([
-        store.put(`${key}.ttf`, output.ttf, { durable: false }),
-        store.put(`${key}.woff2`, output.woff2, { durable: false, hot: true }),
-      ]);
-    }
-    const made = result(missing);
-    if (results.size >= MAX_RESULTS) results.delete(results.keys().next().value as string);
-    results.set(key, made);
-    return made;
-  })().finally(() => inFlight.delete(key));
-  inFlight.set(key, work);
-  return work;
+  return item;
 }
 
 /**
  * Subsets each named font to its text (SPEC §3 subset service). Results are cached by font file
  * and code points, in memory and in storage; identical requests running at the same time share
- * one subsetting.
+ * one subsetting. Previews run in workers of their own (subset-pool.ts, the preview lane).
  */
-export async function subsetFonts(items: SubsetItem[]): Promise<SubsetResult[]> {
+export async function subsetFonts(items: SubsetItem[], options: SubsetAnswerOptions = {}): Promise<SubsetResult[]> {
   if (items.length === 0) throw badRequest('请至少选择一款字体');
   if (items.length > MAX_SUBSET_ITEMS) throw badRequest(`一次最多预览 ${MAX_SUBSET_ITEMS} 款字体`);
   const wanted = items.map((item) => ({ gno: item.gno, codePoints: codePointsOf(item.text) }));
@@ -166,53 +115,69 @@ export async function subsetFonts(items: SubsetItem[]): Promise<SubsetResult[]> 
   for (const { gno } of wanted) {
     if (!files.has(gno)) throw badRequest(`字体不存在：${gno}`);
   }
-  return Promise.all(wanted.map(({ gno, codePoints }) => subsetOne(files.get(gno) as FontFile, codePoints)));
+  return Promise.all(
+    wanted.map(({ gno, codePoints }) => answerItem(files.get(gno) as FontFile, codePoints, options.embed === true)),
+  );
 }
 
-/** The code points a subset maps; a subset of none of the font's characters has no cmap subtable at all. */
-function mappedCodePoints(ttf: Uint8Array): ReadonlySet<number> {
-  try {
-    return new Set(cmapOf(readSfnt(ttf)).keys());
-  } catch {
-    return new Set();
-  }
+/** The faces a document is set in, and which of them sets each character. */
+export interface DocumentFaces {
+  /** TrueType subsets, best first; each holds only the characters it sets. */
+  faces: Array<{ gno: string; familyName: string; ttf: Uint8Array }>;
+  /** The face (index into `faces`) that sets each code point of the text. */
+  faceOf: Map<number, number>;
+  /** Characters of the text no face in the library has. */
+  missing: number[];
 }
 
 /**
- * A TrueType subset holding the characters of `text`, for documents that embed a font (the signed
- * agreement's PDF): of the first published font of `preferences` (gnos, best first) that has every
- * character, else of the one that has the most, so a rare character in a name is drawn by a face
- * that has it rather than as an empty box. Not cached: each document is made once and kept.
+ * Subsets of library faces for a document that embeds its fonts (the signed agreement's PDF): each
+ * character is set in the first face of `preferences` (gnos, best first) that has it, then in any
+ * other published family that has it, so a rare character in a name is drawn by a face that has
+ * it rather than as an empty box; what no face has is answered as missing. Not cached: each
+ * document is made once and kept.
  */
-export async function subsetToTtf(
-  preferences: readonly string[],
-  text: string,
-): Promise<{ gno: string; familyName: string; ttf: Uint8Array; missing: number[] }> {
-  const files = await resolveFonts([...preferences]);
-  const codePoints = codePointsOf(text);
-  let best: { gno: string; familyName: string; ttf: Uint8Array; missing: number[] } | undefined;
-  for (const gno of preferences) {
-    const file = files.get(gno);
-    if (!file) continue;
-    const { ttf } = await subsetPool().run({
-      fontId: file.sha256,
-      key: file.fileKey,
-      codePoints,
-      quality: PREVIEW_QUALITY,
-    });
-    const cmap = mappedCodePoints(ttf);
-    const missing = codePoints.filter((cp) => !cmap.has(cp) && cp !== 0x20 && cp !== 0x3000);
-    if (!best || missing.length < best.missing.length) best = { gno, familyName: file.familyName, ttf, missing };
-    if (missing.length === 0) break;
+export async function documentFaces(preferences: readonly string[], text: string): Promise<DocumentFaces> {
+  const remaining = new Set(codePointsOf(text));
+  const result: DocumentFaces = { faces: [], faceOf: new Map(), missing: [] };
+  const tryFaces = async (gnos: readonly string[]) => {
+    const files = await resolveFonts([...gnos]);
+    for (const gno of gnos) {
+      const file = files.get(gno);
+      if (!file || remaining.size === 0) continue;
+      const { ttf } = await subsetPool().run({
+        fontId: file.sha256,
+        key: file.fileKey,
+        codePoints: [...remaining].sort((a, b) => a - b),
+        quality: PREVIEW_QUALITY,
+      });
+      const mapped = [...mappedCodePoints(ttf)].filter((cp) => remaining.has(cp));
+      if (mapped.length === 0) continue;
+      const index = result.faces.push({ gno, familyName: file.familyName, ttf }) - 1;
+      for (const cp of mapped) {
+        result.faceOf.set(cp, index);
+        remaining.delete(cp);
+      }
+    }
+  };
+  await tryFaces(preferences);
+  if (remaining.size > 0) {
+    const others = await (await db())
+      .select({ gno: fontFamilies.gno })
+      .from(fontFamilies)
+      .where(eq(fontFamilies.published, true))
+      .orderBy(asc(fontFamilies.id));
+    await tryFaces(others.map((family) => family.gno).filter((gno) => !preferences.includes(gno)));
   }
-  if (!best) throw new Error(`None of the fonts ${preferences.join(', ')} is in the library`);
-  return best;
+  // In the order the text has them, as the reader will look for them.
+  result.missing = [...new Set(Array.from(text, (ch) => ch.codePointAt(0) ?? 0))].filter((cp) => remaining.has(cp));
+  return result;
 }
 
 /** Stops the subset workers (tests and shutdown). */
 export async function closeSubsetPool(): Promise<void> {
-  await pool?.close();
-  pool = undefined;
-  results.clear();
+  await closeSubsetWorkers();
+  forgetPreviews();
+  forgetSubsetAnswers();
   fontCache.clear();
 }

@@ -2,7 +2,6 @@
 // against the same rasterizer run here on the face's file, a word cloud's PNG against its SVG of
 // outlines (drawn by another renderer), a fixed picture against the face it was drawn in, a preview
 // subset's cmap against the face's, a conversion by OTS. Each throws a WrongOutput on a wrong answer.
-import fs from 'node:fs';
 import http from 'node:http';
 import sharp from 'sharp';
 import type { Envelope } from '../../../src/contract/envelope.ts';
@@ -174,7 +173,7 @@ export interface FixedPicture {
  * right answer, not one of the CJK faces drawn from the same outlines.
  */
 export async function fixedPicture(face: SoakFace, text = '岁在癸丑'): Promise<FixedPicture> {
-  const family = registerTestFont(new Uint8Array(fs.readFileSync(face.file)));
+  const family = registerTestFont(face.file);
   const { gray } = drawTextPicture({ lines: [text], family, size: 56 });
   const png = await sharp(gray.data, { raw: { width: gray.width, height: gray.height, channels: 1 } })
     .png()

@@ -8,6 +8,8 @@ export { SUBMISSION_STATUSES, type SubmissionStatus } from '../../../contract/su
 /** One face of a stored font file, with the stored files made from it (the face's own font and its specimen). */
 export interface StoredFace {
   familyName: string;
+  /** The family's Chinese name in the font's name table, when it has one (absent from older rows). */
+  familyNameZh?: string | null;
   styleName: string;
   fullName: string;
   postscriptName: string;
@@ -66,7 +68,7 @@ export const submissions = pgTable(
   (t) => [
     check(
       'submissions_status_check',
-      sql`${t.status} in ('draft', 'submitted', 'reviewing', 'needs_revision', 'resubmitted', 'approved', 'finalized', 'published', 'rejected')`,
+      sql`${t.status} in ('draft', 'submitted', 'reviewing', 'needs_revision', 'resubmitted', 'approved', 'finalized', 'published', 'rejected', 'withdrawn')`,
     ),
     index('submissions_account_updated_idx').on(t.accountId, t.updatedAt),
     index('submissions_status_updated_idx').on(t.status, t.updatedAt),

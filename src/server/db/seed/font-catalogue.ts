@@ -1,37 +1,14 @@
-import type { FontCategory, FontLicense, FontScript } from './font-dicts.ts';
+import { SLICED_FAMILIES } from './font-catalogue-sliced.ts';
+import type { CatalogueEntry, RegistrySource } from './font-catalogue-types.ts';
 
-/** An npm package that ships a family's full TTFs, pinned by version and integrity. */
-export interface RegistrySource {
-  kind: 'registry';
-  /** Package name without its scope, e.g. 'noto-sans-sc' for '@expo-google-fonts/noto-sans-sc'. */
-  name: string;
-  scope: string;
-  version: string;
-  /** The registry's `dist.integrity` (sha512, base64); a download that differs is rejected. */
-  integrity: string;
-  /** Tarball size in bytes, for progress and to seed the smallest families first. */
-  size: number;
-}
-
-/** A folder of test fixtures under tests/fixtures/fonts/ holding one family's TTFs. */
-export interface FixtureSource {
-  kind: 'fixture';
-  dir: string;
-}
-
-/** What the site says about a family beyond what the font files say. */
-export interface CatalogueEntry {
-  /** SPEC fontGNo: a stable slug. */
-  gno: string;
-  nameZh: string;
-  category: FontCategory;
-  script: FontScript;
-  license: FontLicense;
-  foundry: string;
-  /** An original one- or two-sentence Chinese description. */
-  description: string;
-  source: RegistrySource | FixtureSource;
-}
+export type {
+  CatalogueEntry,
+  FixtureSource,
+  RegistrySource,
+  SlicedFace,
+  SlicedSource,
+} from './font-catalogue-types.ts';
+export { SLICED_FAMILIES };
 
 const SCOPE = '@expo-google-fonts';
 
@@ -244,7 +221,7 @@ export const FIRST_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'dotgothic16',
-    nameZh: 'DotGothic16',
+    nameZh: 'DotGothic16 日文点阵黑体',
     category: '像素',
     script: '日文',
     license: 'OFL-1.1',
@@ -260,7 +237,7 @@ export const FIRST_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'klee-one',
-    nameZh: 'Klee One',
+    nameZh: 'Klee One 日文楷书',
     category: '手写',
     script: '日文',
     license: 'OFL-1.1',
@@ -345,7 +322,7 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'm-plus-rounded-1c',
-    nameZh: 'M PLUS Rounded 1c',
+    nameZh: 'M PLUS Rounded 1c 日文圆体',
     category: '圆体',
     script: '日文',
     license: 'OFL-1.1',
@@ -360,7 +337,7 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'm-plus-1p',
-    nameZh: 'M PLUS 1p',
+    nameZh: 'M PLUS 1p 日文黑体',
     category: '黑体',
     script: '日文',
     license: 'OFL-1.1',
@@ -375,7 +352,7 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'sawarabi-gothic',
-    nameZh: 'Sawarabi Gothic',
+    nameZh: '早蕨黑体 Sawarabi Gothic',
     category: '黑体',
     script: '日文',
     license: 'OFL-1.1',
@@ -390,7 +367,7 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'sawarabi-mincho',
-    nameZh: 'Sawarabi Mincho',
+    nameZh: '早蕨明朝 Sawarabi Mincho',
     category: '宋体',
     script: '日文',
     license: 'OFL-1.1',
@@ -405,7 +382,7 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'kosugi-maru',
-    nameZh: 'Kosugi Maru',
+    nameZh: '小杉圆体 Kosugi Maru',
     category: '圆体',
     script: '日文',
     license: 'Apache-2.0',
@@ -420,7 +397,7 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'shippori-mincho',
-    nameZh: 'Shippori Mincho',
+    nameZh: 'Shippori Mincho 日文明朝',
     category: '宋体',
     script: '日文',
     license: 'OFL-1.1',
@@ -436,7 +413,7 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'zen-maru-gothic',
-    nameZh: 'Zen Maru Gothic',
+    nameZh: 'Zen Maru Gothic 日文圆体',
     category: '圆体',
     script: '日文',
     license: 'OFL-1.1',
@@ -451,7 +428,7 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'zen-kaku-gothic-new',
-    nameZh: 'Zen Kaku Gothic New',
+    nameZh: 'Zen Kaku Gothic New 日文黑体',
     category: '黑体',
     script: '日文',
     license: 'OFL-1.1',
@@ -466,7 +443,7 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'zen-old-mincho',
-    nameZh: 'Zen Old Mincho',
+    nameZh: 'Zen Old Mincho 日文旧明朝',
     category: '宋体',
     script: '日文',
     license: 'OFL-1.1',
@@ -481,7 +458,7 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'kaisei-tokumin',
-    nameZh: 'Kaisei Tokumin',
+    nameZh: 'Kaisei Tokumin 日文粗明朝',
     category: '宋体',
     script: '日文',
     license: 'OFL-1.1',
@@ -497,7 +474,7 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'yuji-syuku',
-    nameZh: 'Yuji Syuku',
+    nameZh: 'Yuji Syuku 日文毛笔楷书',
     category: '书法',
     script: '日文',
     license: 'OFL-1.1',
@@ -512,7 +489,7 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'hina-mincho',
-    nameZh: 'Hina Mincho',
+    nameZh: 'Hina Mincho 日文手绘明朝',
     category: '宋体',
     script: '日文',
     license: 'OFL-1.1',
@@ -527,7 +504,7 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'dela-gothic-one',
-    nameZh: 'Dela Gothic One',
+    nameZh: 'Dela Gothic One 日文特粗黑体',
     category: '艺术',
     script: '日文',
     license: 'OFL-1.1',
@@ -542,7 +519,7 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'yusei-magic',
-    nameZh: 'Yusei Magic',
+    nameZh: 'Yusei Magic 日文马克笔体',
     category: '手写',
     script: '日文',
     license: 'OFL-1.1',
@@ -557,7 +534,7 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'rocknroll-one',
-    nameZh: 'RocknRoll One',
+    nameZh: 'RocknRoll One 日文展示体',
     category: '艺术',
     script: '日文',
     license: 'OFL-1.1',
@@ -573,7 +550,7 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'kiwi-maru',
-    nameZh: 'Kiwi Maru',
+    nameZh: 'Kiwi Maru 日文圆体',
     category: '圆体',
     script: '日文',
     license: 'OFL-1.1',
@@ -588,7 +565,7 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'hachi-maru-pop',
-    nameZh: 'Hachi Maru Pop',
+    nameZh: 'Hachi Maru Pop 日文少女手写体',
     category: '手写',
     script: '日文',
     license: 'OFL-1.1',
@@ -603,7 +580,7 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'biz-udmincho',
-    nameZh: 'BIZ UDMincho',
+    nameZh: 'BIZ UD明朝 日文通用设计明朝',
     category: '宋体',
     script: '日文',
     license: 'OFL-1.1',
@@ -618,7 +595,7 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'biz-udpgothic',
-    nameZh: 'BIZ UDPGothic',
+    nameZh: 'BIZ UDP黑体 日文通用设计黑体',
     category: '黑体',
     script: '日文',
     license: 'OFL-1.1',
@@ -633,7 +610,7 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'yomogi',
-    nameZh: 'Yomogi',
+    nameZh: 'Yomogi 日文细笔手写体',
     category: '手写',
     script: '日文',
     license: 'OFL-1.1',
@@ -648,7 +625,7 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'mochiy-pop-one',
-    nameZh: 'Mochiy Pop One',
+    nameZh: 'Mochiy Pop One 日文流行体',
     category: '艺术',
     script: '日文',
     license: 'OFL-1.1',
@@ -663,7 +640,7 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'reggae-one',
-    nameZh: 'Reggae One',
+    nameZh: 'Reggae One 日文展示体',
     category: '艺术',
     script: '日文',
     license: 'OFL-1.1',
@@ -678,7 +655,7 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'potta-one',
-    nameZh: 'Potta One',
+    nameZh: 'Potta One 日文毛笔手写体',
     category: '手写',
     script: '日文',
     license: 'OFL-1.1',
@@ -693,7 +670,7 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
   },
   {
     gno: 'zen-kurenaido',
-    nameZh: 'Zen Kurenaido',
+    nameZh: 'Zen Kurenaido 日文细毛笔手写体',
     category: '手写',
     script: '日文',
     license: 'OFL-1.1',
@@ -709,10 +686,14 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
 ];
 
 /**
- * The families seeded from the npm registry: SIL OFL (and one Apache) fonts from Google Fonts,
- * packaged by Expo with their full TTFs.
+ * The families seeded from the npm registry: SIL OFL (and one Apache) fonts, from packages that ship
+ * the full TTFs, and Chinese families rebuilt from web-font slices where that is the only source.
  */
-export const FONT_CATALOGUE: readonly CatalogueEntry[] = [...FIRST_FAMILIES, ...BACKGROUND_FAMILIES];
+export const FONT_CATALOGUE: readonly CatalogueEntry[] = [
+  ...FIRST_FAMILIES,
+  ...BACKGROUND_FAMILIES,
+  ...SLICED_FAMILIES,
+];
 
 function fixture(gno: string): CatalogueEntry {
   const entry = FONT_CATALOGUE.find((candidate) => candidate.gno === gno);
@@ -736,6 +717,6 @@ export function libraryParts(source: 'registry' | 'fixtures'): {
   background: readonly CatalogueEntry[];
 } {
   return source === 'registry'
-    ? { first: FIRST_FAMILIES, background: BACKGROUND_FAMILIES }
+    ? { first: FIRST_FAMILIES, background: [...BACKGROUND_FAMILIES, ...SLICED_FAMILIES] }
     : { first: FIXTURE_CATALOGUE, background: [] };
 }

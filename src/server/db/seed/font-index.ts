@@ -3,7 +3,9 @@ import path from 'node:path';
 import { and, eq, inArray, notInArray } from 'drizzle-orm';
 import { oflText } from '../../engine/data-files.ts';
 import type { FontMetadata } from '../../engine/metadata.ts';
+import { storeCodePoints } from '../../fonts/cmap-cache.ts';
 import { childGno, pickDefaultFace } from '../../fonts/faces.ts';
+import { storeCrc32 } from '../../fonts/stored-zip.ts';
 import type { Storage } from '../../storage/index.ts';
 import type { Db } from '../client.ts';
 import { fontFamilies, fonts } from '../schema/index.ts';
@@ -55,7 +57,7 @@ export async function indexFaces(
   const faces: IndexedFace[] = [];
   for (const file of files.fonts) {
     signal?.throwIfAborted();
-    const { meta, sha256 } = await worker.describe(file);
+    const { meta, sha256, codePoints, crc32 } = await worker.describe(file);
     const gno = childGno(entry.gno, meta);
     const twin = faces.find((face) => face.gno === gno);
     if (twin) throw new Error(`${path.basename(file)} has the same weight and style as ${twin.fileKey} (${gno})`);
@@ -63,6 +65,10 @@ export async function indexFaces(
     const bytes = new Uint8Array(await fsp.readFile(file));
     stored.push(fileKey);
     await store.put(fileKey, bytes);
+    // The glyph browser and the coverage index read this instead of parsing the font again.
+    await storeCodePoints(store, sha256, codePoints);
+    // Zips of the family are laid out before they are sent, so their size is known (stored-zip.ts).
+    await storeCrc32(store, sha256, crc32);
     faces.push({ gno, meta, weight: meta.weight, italic: meta.italic, fileKey, fileSize: bytes.length, sha256 });
   }
   if (faces.length === 0) throw new Error(`No TTF files found for ${entry.gno}`);

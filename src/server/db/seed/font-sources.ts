@@ -5,8 +5,11 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as delay } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
 import * as tar from 'tar';
-import type { RegistrySource } from './font-catalogue.ts';
+import { serverSource } from '../../paths.ts';
+import type { RegistrySource, SlicedSource } from './font-catalogue.ts';
+import type { SliceJob, SliceReply } from './slice-worker.ts';
 
 /** The font files of one family laid out on disk, ready to be read one at a time. */
 export interface FamilyFiles {
@@ -27,15 +30,22 @@ const DOWNLOAD_ATTEMPTS = 3;
 // A stalled connection is abandoned after this long without a byte; large tarballs may take minutes.
 const IDLE_TIMEOUT_MS = 60_000;
 
-/** The tarball URL of a scoped package on an npm registry. */
-export function tarballUrl(registry: string, source: RegistrySource): string {
+/** A package as the download needs it: registry and sliced sources alike. */
+export type PackageSource = Omit<RegistrySource, 'kind'>;
+
+/** The tarball URL of a package (scoped, or unscoped when `scope` is empty) on an npm registry. */
+export function tarballUrl(registry: string, source: PackageSource): string {
   const base = registry.replace(/\/+$/, '');
-  return `${base}/${source.scope}/${source.name}/-/${source.name}-${source.version}.tgz`;
+  const prefix = source.scope ? `${source.scope}/` : '';
+  return `${base}/${prefix}${source.name}/-/${source.name}-${source.version}.tgz`;
 }
 
-/** Where the cache keeps a tarball: one file per package and version. */
-export function tarballCachePath(cacheDir: string, source: RegistrySource): string {
-  return path.join(cacheDir, `${source.name}-${source.version}.tgz`);
+const FIRST_SCOPE = '@expo-google-fonts';
+
+/** Where the cache keeps a tarball: one file per package and version (other scopes than Expo's are named in it). */
+export function tarballCachePath(cacheDir: string, source: PackageSource): string {
+  const scope = source.scope && source.scope !== FIRST_SCOPE ? `${source.scope.slice(1)}+` : '';
+  return path.join(cacheDir, `${scope}${source.name}-${source.version}.tgz`);
 }
 
 function parseIntegrity(integrity: string): { algorithm: string; digest: string } {
@@ -107,7 +117,7 @@ async function downloadOnce(
  * Answers whether a download happened.
  */
 export async function ensureTarball(options: {
-  source: RegistrySource;
+  source: PackageSource;
   cacheDir: string;
   registry: string;
   onBytes?: (n: number) => void;
@@ -179,4 +189,83 @@ export async function extractFontFiles(tarball: string, destDir: string): Promis
 /** Lists a fixture family: the TTFs (and LICENSE_FONT, if any) in one folder. */
 export async function readFixtureFiles(dir: string): Promise<FamilyFiles> {
   return collect(dir);
+}
+
+/** The WOFF2 files one face's CSS names, resolved inside the unpacked package. */
+export function sliceFilesOf(
+  css: string,
+  cssDir: string,
+  face: { family?: string; weight?: number },
+  root: string,
+): string[] {
+  const files: string[] = [];
+  for (const rule of css.match(/@font-face\s*\{[^}]*\}/g) ?? []) {
+    const family = /font-family:\s*["']?([^"';]+)["']?/.exec(rule)?.[1]?.trim();
+    const weight = Number(/font-weight:\s*(\d+)/.exec(rule)?.[1] ?? 400);
+    if (face.family && family !== face.family) continue;
+    if (face.weight && weight !== face.weight) continue;
+    for (const match of rule.matchAll(/url\(\s*["']?([^"')]+\.woff2)["']?\s*\)/g)) {
+      const file = path.resolve(cssDir, match[1] ?? '');
+      if (!file.startsWith(`${root}${path.sep}`)) throw new Error(`${match[1]} is outside the package`);
+      if (!files.includes(file)) files.push(file);
+    }
+  }
+  return files;
+}
+
+/** Rebuilds one face in a worker thread of its own (ended afterwards, so its memory goes with it). */
+async function rebuildFace(job: SliceJob, signal: AbortSignal | undefined): Promise<SliceReply> {
+  const worker = new Worker(serverSource('db', 'seed', 'slice-worker.ts'));
+  try {
+    return await new Promise<SliceReply>((resolve, reject) => {
+      const abort = () => reject(signal?.reason ?? new Error('stopped'));
+      signal?.addEventListener('abort', abort, { once: true });
+      worker.once('message', resolve);
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`slice worker exited with ${code}`)));
+      worker.postMessage(job);
+    });
+  } finally {
+    await worker.terminate();
+  }
+}
+
+/**
+ * Unpacks a sliced package (its CSS, WOFF2 slices and licence file) and rebuilds each face into a
+ * TTF under `destDir/fonts`: the slices' union, checked character by character (slice-merge.ts).
+ */
+export async function rebuildSlicedFiles(
+  tarball: string,
+  destDir: string,
+  source: SlicedSource,
+  signal?: AbortSignal,
+): Promise<FamilyFiles> {
+  const unpacked = path.join(destDir, 'package-files');
+  await fsp.mkdir(unpacked, { recursive: true });
+  await tar.x({
+    file: tarball,
+    cwd: unpacked,
+    strict: true,
+    maxReadSize: 1024 * 1024,
+    filter: (entryPath) => /\.(css|woff2)$/i.test(entryPath) || entryPath === `package/${source.licenseFile}`,
+  });
+  const root = path.join(unpacked, 'package');
+  const out = path.join(destDir, 'fonts');
+  await fsp.mkdir(out, { recursive: true });
+  const fonts: string[] = [];
+  for (const face of source.faces) {
+    signal?.throwIfAborted();
+    const cssFile = path.join(root, face.css);
+    const slices = sliceFilesOf(await fsp.readFile(cssFile, 'utf8'), path.dirname(cssFile), face, root);
+    if (slices.length === 0) throw new Error(`${face.css} names no slices`);
+    const file = path.join(out, face.file);
+    const reply = await rebuildFace({ slices, out: file }, signal);
+    if (reply.error !== undefined) throw new Error(`${face.file} could not be rebuilt from its slices: ${reply.error}`);
+    fonts.push(file);
+  }
+  const licenseText = source.licenseFile
+    ? await fsp.readFile(path.join(root, source.licenseFile), 'utf8').catch(() => undefined)
+    : undefined;
+  if (source.licenseFile && !licenseText) throw new Error(`${source.name} ships no ${source.licenseFile}`);
+  return { fonts: fonts.sort((a, b) => path.basename(a).localeCompare(path.basename(b))), licenseText };
 }

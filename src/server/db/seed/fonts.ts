@@ -8,7 +8,13 @@ import { db as configuredDb, type Db } from '../client.ts';
 import { type CatalogueEntry, FIXTURE_CATALOGUE, FONT_CATALOGUE } from './font-catalogue.ts';
 import { seedFontDicts } from './font-dicts.ts';
 import { discardUnsavedFiles, indexFaces, isFamilySeeded, type SourceStamp, saveFamily } from './font-index.ts';
-import { ensureTarball, type FamilyFiles, readFixtureFiles, tarballCachePath } from './font-sources.ts';
+import {
+  ensureTarball,
+  type FamilyFiles,
+  readFixtureFiles,
+  rebuildSlicedFiles,
+  tarballCachePath,
+} from './font-sources.ts';
 import { SeedThread } from './off-thread.ts';
 
 /** A progress report: download bytes and families done, both across the whole run. */
@@ -52,7 +58,7 @@ export interface SeedFontsResult {
 const PROGRESS_INTERVAL_MS = 100;
 
 function sizeOf(entry: CatalogueEntry): number {
-  return entry.source.kind === 'registry' ? entry.source.size : 0;
+  return entry.source.kind === 'fixture' ? 0 : entry.source.size;
 }
 
 async function fixtureStamp(dir: string): Promise<SourceStamp> {
@@ -69,14 +75,15 @@ async function fixtureStamp(dir: string): Promise<SourceStamp> {
 
 async function stampOf(entry: CatalogueEntry, fixturesDir: string): Promise<SourceStamp> {
   const { source } = entry;
-  if (source.kind === 'registry') {
-    return { sourcePackage: `${source.scope}/${source.name}`, sourceVersion: source.version };
+  if (source.kind !== 'fixture') {
+    const name = source.scope ? `${source.scope}/${source.name}` : source.name;
+    return { sourcePackage: name, sourceVersion: source.version };
   }
   return fixtureStamp(path.join(fixturesDir, source.dir));
 }
 
 async function needsDownload(entry: CatalogueEntry, cacheDir: string): Promise<boolean> {
-  if (entry.source.kind !== 'registry') return false;
+  if (entry.source.kind === 'fixture') return false;
   const stat = await fsp.stat(tarballCachePath(cacheDir, entry.source)).catch(() => undefined);
   return stat?.size !== entry.source.size;
 }
@@ -140,11 +147,12 @@ export async function seedFonts(options: SeedFontsOptions): Promise<SeedFontsRes
       progress.gno = entry.gno;
       try {
         let files: FamilyFiles;
-        if (entry.source.kind === 'registry') {
+        if (entry.source.kind !== 'fixture') {
+          const source = entry.source;
           progress.phase = 'download';
           report(true);
           const { file, downloaded } = await ensureTarball({
-            source: entry.source,
+            source,
             cacheDir,
             registry: config.NPM_REGISTRY,
             signal: options.signal,
@@ -156,10 +164,13 @@ export async function seedFonts(options: SeedFontsOptions): Promise<SeedFontsRes
               report();
             },
           });
-          if (downloaded) log().debug({ gno: entry.gno, bytes: entry.source.size }, 'font package downloaded');
+          if (downloaded) log().debug({ gno: entry.gno, bytes: source.size }, 'font package downloaded');
           progress.phase = 'index';
           report(true);
-          files = await worker.extract(file, workDir);
+          files =
+            source.kind === 'sliced'
+              ? await rebuildSlicedFiles(file, workDir, source, options.signal)
+              : await worker.extract(file, workDir);
         } else {
           report(true);
           files = await readFixtureFiles(path.join(fixturesDir, entry.source.dir));

@@ -7,11 +7,13 @@ import type { FamilyFiles } from './font-sources.ts';
 // worker thread (seed-worker.ts), started for a seeding run and stopped with it, so that the
 // library's families can be added while the site answers requests.
 
-/** What a font file says about itself, with its SHA-256 and size. */
+/** What a font file says about itself, with its SHA-256, size, CRC-32 and the code points it maps. */
 export interface DescribedFont {
   meta: FontMetadata;
   sha256: string;
   size: number;
+  crc32: number;
+  codePoints: Uint32Array;
 }
 
 /** A request to the seed worker. */
@@ -63,7 +65,7 @@ export class SeedThread {
     return reply.files;
   }
 
-  /** Reads a font file's metadata and SHA-256. */
+  /** Reads a font file's metadata, SHA-256, CRC-32 and cmap. */
   async describe(file: string): Promise<DescribedFont> {
     const reply = await this.#call({ kind: 'describe', file });
     if (!('described' in reply)) throw new Error('the seed worker answered without a description');

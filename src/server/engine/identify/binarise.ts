@@ -102,6 +102,93 @@ function smooth(gray: GrayImage): Float32Array {
   return out;
 }
 
+/** The value at a share `q` (0–1) of the sorted values. */
+function percentile(values: Float32Array, q: number): number {
+  const sorted = Float32Array.from(values).sort();
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.floor(sorted.length * q)))] ?? 0;
+}
+
+/** Mean of `values` over a square window around each pixel, counting only pixels where `use` is 1. */
+function windowMeans(values: Float32Array, use: Uint8Array, width: number, height: number, side: number) {
+  const stride = width + 1;
+  const sums = new Float64Array(stride * (height + 1));
+  const counts = new Float64Array(stride * (height + 1));
+  for (let y = 0; y < height; y++) {
+    let rowSum = 0;
+    let rowCount = 0;
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      if (use[i]) {
+        rowSum += values[i] as number;
+        rowCount++;
+      }
+      sums[(y + 1) * stride + x + 1] = (sums[y * stride + x + 1] as number) + rowSum;
+      counts[(y + 1) * stride + x + 1] = (counts[y * stride + x + 1] as number) + rowCount;
+    }
+  }
+  const half = side >> 1;
+  const means = new Float32Array(width * height);
+  const filled = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const y0 = Math.max(0, y - half);
+    const y1 = Math.min(height, y + half + 1);
+    for (let x = 0; x < width; x++) {
+      const x0 = Math.max(0, x - half);
+      const x1 = Math.min(width, x + half + 1);
+      const at = (t: Float64Array) =>
+        (t[y1 * stride + x1] as number) -
+        (t[y0 * stride + x1] as number) -
+        (t[y1 * stride + x0] as number) +
+        (t[y0 * stride + x0] as number);
+      const count = at(counts);
+      means[y * width + x] = count > 0 ? at(sums) / count : Number.NaN;
+      filled[y * width + x] = count / ((x1 - x0) * (y1 - y0));
+    }
+  }
+  return { means, filled };
+}
+
+/**
+ * The picture with its ground taken out: dark text on an even white ground, whatever the ground
+ * was (a gradient, a shadow, a dark panel), and the text's polarity. The ground is estimated as the
+ * mean level over a window larger than a character, twice: the second time without the pixels
+ * the first estimate marked as ink, so strokes do not pull the ground towards them. The text is what
+ * departs from that ground, and its polarity is the side the strongest departures fall on, so light
+ * text on a navy-to-blue gradient is read as text, not the dark half of the gradient.
+ */
+export function flattenGround(gray: GrayImage): { image: GrayImage; lightText: boolean } {
+  const { width, height } = gray;
+  const values = smooth(gray);
+  const side = Math.min(301, Math.max(31, Math.round(Math.min(width, height) * 0.9) | 1));
+  const everything = new Uint8Array(values.length).fill(1);
+  const first = windowMeans(values, everything, width, height, side).means;
+  const departures = new Float32Array(values.length);
+  for (let i = 0; i < values.length; i++) departures[i] = (values[i] as number) - (first[i] as number);
+  // The strongest tenth of the departures: mostly ink, on the side the text lies.
+  const magnitudes = departures.map(Math.abs);
+  const strong = Math.max(8, percentile(magnitudes, 0.9));
+  let darker = 0;
+  let lighter = 0;
+  for (const d of departures) {
+    if (d <= -strong) darker += -d;
+    else if (d >= strong) lighter += d;
+  }
+  const lightText = lighter > darker;
+  const sign = lightText ? 1 : -1;
+  const roughInk = new Uint8Array(values.length);
+  for (let i = 0; i < values.length; i++) roughInk[i] = sign * (departures[i] as number) >= strong * 0.5 ? 0 : 1;
+  const second = windowMeans(values, roughInk, width, height, side);
+  const ink = new Float32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const ground = (second.filled[i] as number) >= 0.2 ? (second.means[i] as number) : (first[i] as number);
+    ink[i] = Math.max(0, sign * ((values[i] as number) - ground));
+  }
+  const full = Math.max(24, percentile(ink, 0.995));
+  const data = new Uint8Array(values.length);
+  for (let i = 0; i < data.length; i++) data[i] = Math.round(255 - Math.min(255, ((ink[i] as number) * 255) / full));
+  return { image: { width, height, data }, lightText };
+}
+
 /** Options of the adaptive threshold. */
 export interface BinariseOptions {
   /** Side of the square window the local levels are taken over (odd); from the picture's size when absent. */

@@ -1,6 +1,14 @@
-import { binarise, type GrayImage, type InkMask } from './binarise.ts';
+import { binarise, flattenGround, type GrayImage, type InkMask } from './binarise.ts';
 import { describeGlyph, type GlyphInk } from './features.ts';
-import { type Box, estimateSkew, findLines, rotateGray, type TextLine, withoutSpecks } from './segment.ts';
+import {
+  type Box,
+  estimateSkew,
+  findLines,
+  rotateGray,
+  type TextLine,
+  withoutEdges,
+  withoutSpecks,
+} from './segment.ts';
 
 // The glyph finder end to end (workflow task 125): ink, skew, lines and character boxes of a
 // picture, and the descriptors of the boxes a person confirmed.
@@ -14,7 +22,7 @@ const INK_DEPTH = 0.25;
 
 /** What the finder saw in a picture. */
 export interface FoundGlyphs {
-  /** The picture turned upright (the boxes are in its pixels). */
+  /** The picture turned upright, its ground taken out: dark text on white (the boxes are in its pixels). */
   gray: GrayImage;
   /** Its ink, ink = 1, without specks. */
   mask: InkMask;
@@ -22,26 +30,30 @@ export interface FoundGlyphs {
   coverage: GlyphInk;
   /** The turn applied, in degrees. */
   angle: number;
+  /** Whether the picture's text was lighter than its ground (`gray` is dark on light either way). */
   lightText: boolean;
   lines: TextLine[];
 }
 
 /** Finds the text lines and character boxes of a grey picture, straightening it first. */
-export function findGlyphs(gray: GrayImage): FoundGlyphs {
-  const first = binarise(gray);
-  let mask = withoutSpecks(first.mask);
+export function findGlyphs(picture: GrayImage): FoundGlyphs {
+  // From here on the picture is dark text on an even white ground (flattenGround), whatever its
+  // ground was: every later step, the reader's included, sees one kind of picture.
+  const { image: gray, lightText } = flattenGround(picture);
+  const first = binarise(gray, { lightText: false });
+  let mask = withoutSpecks(withoutEdges(first.mask));
   const skew = estimateSkew(mask);
   let upright = gray;
   if (Math.abs(skew) >= 0.3) {
     upright = rotateGray(gray, skew);
-    mask = withoutSpecks(binarise(upright, { lightText: first.lightText }).mask);
+    mask = withoutSpecks(withoutEdges(binarise(upright, { lightText: false }).mask));
   }
   return {
     gray: upright,
     mask,
-    coverage: coverageOf(upright, mask, first.lightText),
+    coverage: coverageOf(upright, mask, false),
     angle: Math.abs(skew) >= 0.3 ? skew : 0,
-    lightText: first.lightText,
+    lightText,
     lines: findLines(mask),
   };
 }
@@ -115,4 +127,22 @@ export function describeBox(found: Pick<FoundGlyphs, 'mask' | 'coverage'>, box: 
   }
   if (maxX < 0) return null;
   return describeGlyph(found.coverage, { x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1 });
+}
+
+/**
+ * Whether a box holds a Chinese character rather than a Latin letter, digit or sign: it is at least
+ * 0.7 of its line's height wide (Chinese characters fill a square; 1, l, -, + and O do not), in a
+ * line whose glyphs are mostly that wide (a line of Latin text keeps every reading). A box outside
+ * every line is judged against its own height.
+ */
+export function looksHan(found: Pick<FoundGlyphs, 'lines'>, box: Box): boolean {
+  const middle = box.y + box.height / 2;
+  const line = found.lines.find(
+    (candidate) => middle >= candidate.box.y && middle < candidate.box.y + candidate.box.height,
+  );
+  const height = line ? line.box.height : box.height;
+  if (box.width < 0.7 * height) return false;
+  if (!line || line.glyphs.length < 3) return true;
+  const wide = line.glyphs.filter((glyph) => glyph.width >= 0.7 * height).length;
+  return wide >= line.glyphs.length / 2;
 }

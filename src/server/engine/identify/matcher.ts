@@ -30,6 +30,31 @@ export interface RankedCandidate {
  */
 const ALIKE = 0.985;
 
+/**
+ * Below these best scores no face of the library draws the picture's glyphs as they are: the answer
+ * says the library has no such font and offers the closest. Small glyphs keep less of their drawing
+ * (blur and JPEG take a larger share of each stroke), so even the right face scores lower and the
+ * bar is lower. Calibrated on tests/bench/identify.ts between the scores of library pictures (at
+ * most 2 % of standard ones said to be absent) and of pictures drawn in faces the library lacks,
+ * by the glyphs' median height in pixels.
+ */
+export const NOT_IN_LIBRARY_BELOW: readonly { upTo: number; below: number }[] = [
+  { upTo: 30, below: 0.545 },
+  { upTo: 50, below: 0.675 },
+  { upTo: Number.POSITIVE_INFINITY, below: 0.82 },
+];
+
+/** The best score under which glyphs of this median height (pixels) are taken for a face the library lacks. */
+export function notInLibraryBelow(glyphHeight: number): number {
+  return (NOT_IN_LIBRARY_BELOW.find((step) => glyphHeight <= step.upTo) ?? { below: 0 }).below;
+}
+
+/** The median height of boxes, in pixels. */
+export function medianHeight(boxes: readonly { height: number }[]): number {
+  const heights = boxes.map((box) => box.height).sort((a, b) => a - b);
+  return heights[heights.length >> 1] ?? 0;
+}
+
 /** What a glyph the face lacks counts as: well below any drawn glyph, so coverage matters. */
 const MISSING = -0.5;
 
@@ -79,4 +104,29 @@ export function rankFaces(glyphs: QueryGlyph[], faceIds: string[], lookup: Refer
       });
   }
   return candidates.map(({ faceIds, score, covered }) => ({ faceIds, score, covered }));
+}
+
+/** The script a sample is written in, judged from its characters: what the faces drawing it alike are ordered by. */
+export type SampleScript = '简体' | '繁体' | '日文';
+
+/**
+ * The script of a sample: Japanese when it holds kana; else simplified or traditional by which of
+ * GB 2312 and Big5 alone holds more of its characters (sets the caller passes, from
+ * engine/charsets.ts); simplified when nothing tells them apart (characters both share).
+ */
+export function sampleScript(
+  characters: readonly string[],
+  sets: { gb2312: ReadonlySet<number>; big5: ReadonlySet<number> },
+): SampleScript {
+  let simplified = 0;
+  let traditional = 0;
+  for (const character of characters) {
+    const cp = character.codePointAt(0) ?? 0;
+    if (cp >= 0x3040 && cp <= 0x30ff) return '日文';
+    const gb = sets.gb2312.has(cp);
+    const big5 = sets.big5.has(cp);
+    if (gb && !big5) simplified++;
+    else if (big5 && !gb) traditional++;
+  }
+  return traditional > simplified ? '繁体' : '简体';
 }

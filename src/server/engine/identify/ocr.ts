@@ -1,4 +1,5 @@
-import * as ort from 'onnxruntime-web';
+// The WebAssembly build alone: the default bundle adds WebGPU's, 35 MB more of memory once loaded.
+import * as ort from 'onnxruntime-web/wasm';
 import type { GrayImage } from './binarise.ts';
 import type { Box } from './segment.ts';
 
@@ -16,14 +17,31 @@ export interface Suggestion {
 
 const HEIGHT = 48;
 
+/** Whether a character is a Chinese character (the unified blocks, their extensions and 〇). */
+export function isHan(character: string): boolean {
+  const cp = character.codePointAt(0) ?? 0;
+  return (
+    cp === 0x3007 ||
+    (cp >= 0x3400 && cp <= 0x4dbf) ||
+    (cp >= 0x4e00 && cp <= 0x9fff) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0x20000 && cp <= 0x3134f)
+  );
+}
+
 /** The recognition model, loaded once. */
 export class GlyphReader {
   private readonly session: ort.InferenceSession;
   private readonly characters: string[];
+  /** Per class of the model (0 is CTC's blank), whether it is a Chinese character. */
+  private readonly han: Uint8Array;
 
   private constructor(session: ort.InferenceSession, characters: string[]) {
     this.session = session;
     this.characters = characters;
+    this.han = Uint8Array.from({ length: characters.length + 2 }, (_, k) =>
+      k > 0 && isHan(characters[k - 1] ?? '') ? 1 : 0,
+    );
   }
 
   /** Loads the model (ONNX bytes) and its character list (one character a line). */
@@ -39,9 +57,11 @@ export class GlyphReader {
 
   /**
    * Up to `count` suggestions for the glyph in `box` of an upright grey picture (dark text on a
-   * light ground; pass `lightText` to invert), best first.
+   * light ground; pass `lightText` to invert), best first. With `hanOnly` only Chinese characters
+   * are suggested: the model reads a lone 十 as +, 一 as -, 口 as O, having learnt them from lines
+   * of mixed text, but a box as wide as a Chinese character holds one.
    */
-  async read(gray: GrayImage, box: Box, lightText: boolean, count = 5): Promise<Suggestion[]> {
+  async read(gray: GrayImage, box: Box, lightText: boolean, count = 5, hanOnly = false): Promise<Suggestion[]> {
     const input = lineTensor(gray, box, lightText);
     const output = await this.session.run({ [this.session.inputNames[0] as string]: input });
     const probabilities = output[this.session.outputNames[0] as string];
@@ -53,6 +73,7 @@ export class GlyphReader {
     let bestValue = 0;
     for (let t = 0; t < steps; t++) {
       for (let k = 1; k < classes; k++) {
+        if (hanOnly && !this.han[k]) continue;
         const value = data[t * classes + k] as number;
         if (value > bestValue) {
           bestValue = value;
@@ -64,10 +85,21 @@ export class GlyphReader {
     const ranked: Suggestion[] = [];
     for (let k = 1; k < classes; k++) {
       const character = this.characters[k - 1];
-      if (!character?.trim()) continue;
+      if (!character?.trim() || (hanOnly && !this.han[k])) continue;
       ranked.push({ character, confidence: data[bestStep * classes + k] as number });
     }
+    if (hanOnly) {
+      // The confidences among Chinese characters alone, so that they still read as shares.
+      const total = ranked.reduce((sum, suggestion) => sum + suggestion.confidence, 0) || 1;
+      for (const suggestion of ranked) suggestion.confidence /= total;
+    }
     ranked.sort((a, b) => b.confidence - a.confidence);
+    // A lone bar across a Chinese character's width is 一: the model, taking the crop for a line of
+    // text, reads the bar as a rule or a stroke seen end on (丨), whatever the crop's margins.
+    if (hanOnly && box.height * 4 < box.width && ranked[0]?.character !== '一') {
+      const others = ranked.filter((suggestion) => suggestion.character !== '一');
+      ranked.splice(0, ranked.length, { character: '一', confidence: 1 - (others[0]?.confidence ?? 0) }, ...others);
+    }
     // Runners-up the model hardly considers are noise, not alternatives worth showing.
     return ranked
       .slice(0, count)

@@ -1,36 +1,31 @@
-import { type Canvas, createCanvas, GlobalFonts } from '@napi-rs/canvas';
-import { readSfnt } from '../sfnt.ts';
-import { cmapOf } from '../sfnt-info.ts';
+import { type Canvas, createCanvas } from '@napi-rs/canvas';
+import { acquireFace, type DrawingFace, type FaceSource } from '../text/font-registry.ts';
 import { describeGlyph, type GlyphInk } from './features.ts';
 
 // Library faces drawn one character at a time, the references a picture's glyphs are compared
 // with. Skia (@napi-rs/canvas) draws them; the benchmark's pictures come from Chromium, another
 // renderer, so the measure is tried against drawing differences as well as the picture's.
-
-let registered = 0;
+//
+// Faces are taken from the process's one font registry (engine/text/font-registry.ts): Skia keeps
+// one font collection for every thread, so a name of this module's own per worker would let two
+// workers register different faces under one name and draw in each other's font.
 
 /** Size the references are drawn at, in pixels per em. */
 const REFERENCE_SIZE = 72;
 
-/** A font registered with Skia to draw reference glyphs. Call close() to free it. */
+/** A library face held for drawing reference glyphs. Call close() to give it back. */
 export class ReferenceFont {
-  private readonly family: string;
-  private readonly key: ReturnType<typeof GlobalFonts.register>;
-  private readonly codePoints: ReadonlySet<number>;
+  private readonly face: DrawingFace;
   private readonly canvas: Canvas = createCanvas(REFERENCE_SIZE * 2, REFERENCE_SIZE * 2);
 
-  /** Registers an SFNT (TTF or OTF) for drawing. */
-  constructor(sfnt: Uint8Array) {
-    this.codePoints = new Set(cmapOf(readSfnt(sfnt)).keys());
-    // A name of its own per registration: hashing megabytes of font to name it cost more than drawing.
-    this.family = `identify-${++registered}`;
-    this.key = GlobalFonts.register(Buffer.from(sfnt.buffer, sfnt.byteOffset, sfnt.byteLength), this.family);
-    if (!this.key) throw new Error('The font could not be loaded for drawing');
+  /** Holds a face (a font file, or its bytes) for drawing; throws when Skia cannot read it. */
+  constructor(source: FaceSource) {
+    this.face = acquireFace(source);
   }
 
   /** Whether the font maps the character. */
   has(character: string): boolean {
-    return this.codePoints.has(character.codePointAt(0) ?? -1);
+    return this.face.has(character.codePointAt(0) ?? -1);
   }
 
   /** The character's ink (alpha as 0–1), or null when the font lacks it or draws nothing. */
@@ -39,7 +34,7 @@ export class ReferenceFont {
     const side = this.canvas.width;
     const ctx = this.canvas.getContext('2d');
     ctx.clearRect(0, 0, side, side);
-    ctx.font = `${REFERENCE_SIZE}px "${this.family}"`;
+    ctx.font = `${REFERENCE_SIZE}px "${this.face.family}"`;
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'center';
     ctx.fillStyle = '#000';
@@ -60,8 +55,8 @@ export class ReferenceFont {
     return ink ? describeGlyph(ink) : null;
   }
 
-  /** Unregisters the font from Skia. */
+  /** Gives the face back to the registry (it stays registered while another holder draws with it). */
   close(): void {
-    if (this.key) GlobalFonts.remove(this.key);
+    this.face.release();
   }
 }

@@ -87,6 +87,27 @@ export function withoutSpecks(mask: InkMask, minArea = 4): InkMask {
 }
 
 /**
+ * The mask without the picture's edges: a part that runs along a side of the picture, thin and
+ * nearly as long as that side, is the edge of a screen, a panel or a crop that took in a sliver of
+ * what lay beside it, not a stroke; left in, it would make one line of the whole picture.
+ */
+export function withoutEdges(mask: InkMask): InkMask {
+  const { width, height } = mask;
+  const data = mask.data.slice();
+  for (const part of inkParts(mask)) {
+    const touches = part.x === 0 || part.y === 0 || part.x + part.width === width || part.y + part.height === height;
+    if (!touches) continue;
+    const upright = part.height >= height * 0.9 && part.width <= Math.max(3, width * 0.06);
+    const across = part.width >= width * 0.9 && part.height <= Math.max(3, height * 0.06);
+    if (!upright && !across) continue;
+    for (let y = part.y; y < part.y + part.height; y++) {
+      for (let x = part.x; x < part.x + part.width; x++) data[y * width + x] = 0;
+    }
+  }
+  return { width, height, data };
+}
+
+/**
  * The skew of horizontal text in degrees (positive when lines fall to the right), the angle at
  * which the ink's row profile is sharpest: lines of text then fall into few rows.
  */

@@ -1,9 +1,13 @@
-// Words a cloud leaves out: Chinese function words (pronouns, conjunctions, prepositions,
-// particles, adverbs of degree and time, common verbs of saying and being) and English ones. The
-// list is the project's own, written for clouds of everyday Chinese prose; single characters are
-// dropped anyway (words.ts), so it holds words of two characters or more.
+import { createRequire } from 'node:module';
+
+// Words a cloud leaves out. The base is the Chinese list of stopwords-iso, the maintained
+// multilingual collection (about 800 pronouns, conjunctions, prepositions, particles and adverbs);
+// the project's own list below adds the everyday words of prose it lacks (是否, 一款,
+// 问题 …), and the rules further down catch reduplicated function words (往往, 常常, 是不是, 有没有,
+// 越来越, 许许多多), which no list can enumerate. Single characters are dropped anyway (words.ts),
+// so the lists hold words of two characters or more.
 const CHINESE = `
-一款 一套 一门 一份 我们 你们 他们 她们 它们 咱们 大家 自己 别人 人家 人们 本人 各位 诸位 这个 那个 这些 那些 这里 那里 这儿 那儿 这样 那样
+是否 能否 与否 在于 一款 一套 一门 一份 我们 你们 他们 她们 它们 咱们 大家 自己 别人 人家 人们 本人 各位 诸位 这个 那个 这些 那些 这里 那里 这儿 那儿 这样 那样
 这么 那么 这种 那种 这次 那次 这时 那时 此时 此外 其他 其它 其中 其余 其实 某些 某个 任何 一切 所有 每个 各个 各种 一些
 一种 一个 一样 一般 一直 一定 一起 一下 一点 一边 一方面 另外 另一方面 以及 并且 而且 或者 还是 不过 但是 可是 然而 因此
 所以 因为 由于 于是 然后 接着 如果 假如 要是 即使 虽然 尽管 不管 无论 只要 只有 除了 除非 为了 关于 对于 至于 根据 按照
@@ -27,7 +31,45 @@ not only own same so than too very can will just should would could may might mu
 again further once s t don't isn't aren't wasn't weren't won't can't let's via per etc
 `;
 
+const require = createRequire(import.meta.url);
+const { zh: MAINTAINED_CHINESE } = require('stopwords-iso/stopwords-iso.json') as { zh: string[] };
+
+/** Chinese words the cloud keeps although the maintained list drops them: a font site writes about them. */
+const KEPT = new Set(['对比', '替代', '开始', '结果']);
+
 /** The stop words, lower-cased. */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
-  `${CHINESE} ${ENGLISH}`.split(/\s+/).filter((word) => word.length > 0),
+  [...MAINTAINED_CHINESE.filter((word) => !KEPT.has(word)), ...`${CHINESE} ${ENGLISH}`.split(/\s+/)].filter(
+    (word) => word.length > 0,
+  ),
 );
+
+/** Single characters that are function words on their own (往, 是, 有, 看 …), from the same lists. */
+const FUNCTION_CHARACTERS: ReadonlySet<string> = new Set(
+  MAINTAINED_CHINESE.filter((word) => [...word].length === 1 && /\p{Script=Han}/u.test(word)),
+);
+
+/**
+ * jieba's parts of speech that are function words whatever the word: conjunctions (c), prepositions
+ * (p), particles (u…), pronouns (r…), interjections (e) and modal particles (y).
+ */
+const FUNCTION_TAGS = /^(?:c|p|u[a-z]?|r[a-z]?|e|y)$/;
+
+/**
+ * Whether a token is a function word: listed, of a function part of speech, or the reduplication of
+ * one. A doubled character (往往, 常常, 看看) is one unless jieba calls it a noun (妈妈, 星星); an
+ * A不A or A没A question (是不是, 有没有, 喜不喜欢) always is, as are 越…越 and an AABB whose AB is
+ * listed (许许多多).
+ */
+export function isStopWord(token: string, tag = ''): boolean {
+  const word = token.toLowerCase();
+  if (STOP_WORDS.has(word) || FUNCTION_TAGS.test(tag)) return true;
+  const chars = [...word];
+  if (!chars.every((ch) => /\p{Script=Han}/u.test(ch))) return false;
+  const [a, b, c, d] = chars;
+  if (chars.length === 2 && a === b) return FUNCTION_CHARACTERS.has(a as string) || !tag.startsWith('n');
+  if (/^(.{1,2})[不没]\1/u.test(word)) return true;
+  if (chars.length === 3 && a === '越' && c === '越') return true;
+  if (chars.length === 4 && a === b && c === d) return STOP_WORDS.has(`${a}${c}`);
+  return false;
+}

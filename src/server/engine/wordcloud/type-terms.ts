@@ -1,8 +1,9 @@
-// Words of type design and the names of well-known fonts, added to jieba's dictionary so a text
-// about fonts keeps them whole: the general dictionary cuts 字体设计 into 字体 / 设计 and
-// 站酷快乐体 into 站 / 酷 / 快乐 / 体.
-export const TYPE_TERMS: readonly string[] = [
-  // Craft and trade
+// Words of type design and the names of well-known fonts and foundries, which jieba's general
+// dictionary cuts apart: 字体设计 into 字体 / 设计, 站酷快乐体 into 站 / 酷 / 快乐 / 体, 方正兰亭黑 into
+// 方正 / 兰亭 / 黑. The library's own families and foundries come from its catalogue (font-names.ts).
+
+/** The trade's words, added to jieba's dictionary (context still decides around them). */
+export const CRAFT_TERMS: readonly string[] = [
   '字体设计',
   '字体设计师',
   '字体授权',
@@ -15,7 +16,6 @@ export const TYPE_TERMS: readonly string[] = [
   '字体库',
   '字库',
   '造字',
-  '造字工房',
   '字重',
   '字宽',
   '字怀',
@@ -61,7 +61,69 @@ export const TYPE_TERMS: readonly string[] = [
   '篆书',
   '明朝体',
   '哥特体',
-  // Well-known families
+];
+
+/**
+ * Names of foundries and of well-known families beyond the library, kept whole wherever they stand
+ * (words.ts matches them before jieba cuts the rest).
+ */
+export const FONT_NAMES: readonly string[] = [
+  // Foundries
+  '方正',
+  '汉仪',
+  '华康',
+  '造字工房',
+  '文鼎',
+  '华文',
+  '蒙纳',
+  '森泽',
+  '威锋',
+  '仓耳',
+  '锐字',
+  '汉标',
+  '站酷',
+  '字魂',
+  '字由',
+  '造字联盟',
+  // Families
+  '方正兰亭黑',
+  '方正兰亭圆',
+  '方正兰亭宋',
+  '方正兰亭刊黑',
+  '方正正黑',
+  '方正小标宋',
+  '方正大标宋',
+  '方正悠黑',
+  '方正悠宋',
+  '方正准雅宋',
+  '方正粗黑宋',
+  '方正清刻本悦宋',
+  '方正细金陵',
+  '方正静蕾简体',
+  '汉仪尚巍手书',
+  '汉仪雅酷黑',
+  '汉仪菱心体',
+  '汉仪铸字木头人',
+  '汉仪中黑',
+  '华康少女体',
+  '华康俪金黑',
+  '华康海报体',
+  '华康娃娃体',
+  '造字工房悦黑',
+  '造字工房朗倩',
+  '造字工房力黑',
+  '文鼎PL简报宋',
+  '文鼎PL简中楷',
+  '华文细黑',
+  '华文中宋',
+  '华文行楷',
+  '华文彩云',
+  '蒙纳超刚黑',
+  '仓耳今楷',
+  '苹方',
+  '冬青黑体',
+  '微软雅黑',
+  '兰亭黑',
   '思源黑体',
   '思源宋体',
   '思源柔黑',
@@ -92,6 +154,4 @@ export const TYPE_TERMS: readonly string[] = [
   '演示悠然小楷',
   '朱雀仿宋',
   '荆南麦圆体',
-  '字魂',
-  '造字联盟',
 ];

@@ -3,12 +3,22 @@ import { IDENTIFY_MAX_GLYPHS, IDENTIFY_MIN_CROP } from '../../../contract/identi
 
 // The identification calls' bodies, checked before anything runs.
 
+// Every field has a Chinese label: a refusal names the field the way the page shows it.
+const coordinate = (label: string) =>
+  z.number().min(0, { error: '不能为负数' }).max(4000, { error: '不能超过 4000 像素' }).meta({ label });
+const side = (label: string, least: number, unit: string) =>
+  z
+    .number()
+    .min(least, { error: `最小 ${least} 像素${unit}` })
+    .max(4000, { error: '不能超过 4000 像素' })
+    .meta({ label });
+
 const box = z
   .object({
-    x: z.number().min(0).max(4000),
-    y: z.number().min(0).max(4000),
-    width: z.number().min(1).max(4000),
-    height: z.number().min(1).max(4000),
+    x: coordinate('字框左边位置'),
+    y: coordinate('字框上边位置'),
+    width: side('字框宽度', 1, ''),
+    height: side('字框高度', 1, ''),
   })
   .meta({ label: '字框' });
 
@@ -17,16 +27,10 @@ export const pictureView = z.object({
   pictureId: z.string().max(64).meta({ label: '图片编号' }),
   crop: z
     .object({
-      x: z.number().min(0).max(4000),
-      y: z.number().min(0).max(4000),
-      width: z
-        .number()
-        .min(IDENTIFY_MIN_CROP, { error: `裁剪区域最小 ${IDENTIFY_MIN_CROP} 像素` })
-        .max(4000),
-      height: z
-        .number()
-        .min(IDENTIFY_MIN_CROP, { error: `裁剪区域最小 ${IDENTIFY_MIN_CROP} 像素` })
-        .max(4000),
+      x: coordinate('裁剪区域左边位置'),
+      y: coordinate('裁剪区域上边位置'),
+      width: side('裁剪区域宽度', IDENTIFY_MIN_CROP, '，请框选大一些'),
+      height: side('裁剪区域高度', IDENTIFY_MIN_CROP, '，请框选大一些'),
     })
     .optional()
     .meta({ label: '裁剪区域' }),
@@ -37,8 +41,9 @@ export const pictureView = z.object({
 export const readRequest = pictureView.extend({
   boxes: z
     .array(box)
-    .min(1)
-    .max(IDENTIFY_MAX_GLYPHS, { error: `一次最多识别 ${IDENTIFY_MAX_GLYPHS} 个字` }),
+    .min(1, { error: '请至少框出一个字' })
+    .max(IDENTIFY_MAX_GLYPHS, { error: `一次最多识别 ${IDENTIFY_MAX_GLYPHS} 个字` })
+    .meta({ label: '字框' }),
 });
 
 /** Comparing glyphs with the library; a glyph without a character takes the reader's suggestion. */
@@ -58,7 +63,8 @@ export const matchRequest = pictureView.extend({
     .min(1, { error: '请至少保留一个字框' })
     .max(IDENTIFY_MAX_GLYPHS, {
       error: `一次最多比对 ${IDENTIFY_MAX_GLYPHS} 个字，请删去一些字框，留下笔画清楚、最有特点的字`,
-    }),
+    })
+    .meta({ label: '比对的字' }),
   limit: z.number().int().min(1).max(24).default(12).meta({ label: '候选数量' }),
 });
 

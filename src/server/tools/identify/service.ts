@@ -8,16 +8,21 @@ import type {
 } from '../../../contract/identify.ts';
 import { db } from '../../db/client.ts';
 import { fontFamilies, fonts } from '../../db/schema/index.ts';
-import { log } from '../../log.ts';
+import { scriptNumber } from '../../db/seed/font-dicts.ts';
+import { coverageSets } from '../../engine/charsets.ts';
+import { medianHeight, notInLibraryBelow, sampleScript } from '../../engine/identify/matcher.ts';
 import type { ToolClient } from '../clients.ts';
-import { toolsPool, userFacing } from '../runtime.ts';
+import { admitIdentifyMatch, admitIdentifyRead } from '../limits.ts';
+import { userFacing } from '../runtime.ts';
+import { identifyHost } from './host.ts';
 import { findPicture } from './pictures.ts';
+import type { FaceFile } from './references.ts';
 import type { MatchRequestBody, PictureViewBody } from './requests.ts';
-import type { FaceFile, PictureRef } from './tasks.ts';
+import type { PictureRef } from './tasks.ts';
 
 // Font identification (SPEC §1 unidentified-font tool, §7 workflow task 125): glyphs found in an
 // uploaded picture, characters suggested for them, and the library's faces ranked against them.
-// The work runs in a tools worker on the quick lane; the answer is given at once.
+// The work runs in the process's identification worker (host.ts); the answer is given at once.
 
 async function pictureRef(view: PictureViewBody): Promise<PictureRef> {
   return { key: await findPicture(view.pictureId), crop: view.crop, rotate: view.rotate };
@@ -25,40 +30,9 @@ async function pictureRef(view: PictureViewBody): Promise<PictureRef> {
 
 /** Task 125: the glyphs of a picture with suggested characters. */
 export async function findPictureGlyphs(view: PictureViewBody, client: ToolClient): Promise<FoundGlyphs> {
+  await admitIdentifyRead(client);
   const picture = await pictureRef(view);
-  const found = await userFacing(
-    toolsPool().run({ kind: 'unidentifiedGlyphs', picture }, { lane: 'quick', client: client.key, timeoutMs: 60_000 }),
-  );
-  const prepared = prepareCharacters(found).finally(() => preparing.delete(view.pictureId));
-  preparing.set(view.pictureId, prepared);
-  return found;
-}
-
-/** Characters being drawn ahead of a comparison, by picture: the comparison waits for them. */
-const preparing = new Map<string, Promise<void>>();
-/** The longest a comparison waits for its preparation before drawing what is missing itself. */
-const PREPARE_WAIT_MS = 15_000;
-
-/**
- * Starts drawing the characters read from the glyphs into the index, in the background: opening
- * every library face the first time after a start takes seconds, which then pass while the person
- * checks the boxes instead of after they ask for the comparison. A failure only costs that time later.
- */
-async function prepareCharacters(found: FoundGlyphs): Promise<void> {
-  const characters = [
-    ...new Set(found.lines.flatMap((line) => line.glyphs.flatMap((glyph) => glyph.suggestions[0]?.character ?? []))),
-  ];
-  if (characters.length === 0) return;
-  try {
-    const faces = (await libraryFaces()).map((face) => ({
-      id: String(face.id),
-      key: face.fileKey,
-      sha256: face.sha256,
-    }));
-    await toolsPool().run({ kind: 'prepareCharacters', faces, characters }, { lane: 'background', timeoutMs: 120_000 });
-  } catch (error) {
-    log().warn({ err: error }, 'characters could not be prepared ahead of a comparison');
-  }
+  return userFacing(identifyHost().run({ kind: 'glyphs', picture }, { client: client.key, timeoutMs: 60_000 }));
 }
 
 /** Suggested characters for boxes the person drew or changed. */
@@ -66,12 +40,10 @@ export async function readCharacters(
   view: PictureViewBody & { boxes: GlyphBox[] },
   client: ToolClient,
 ): Promise<CharacterSuggestion[][]> {
+  await admitIdentifyRead(client);
   const picture = await pictureRef(view);
   return userFacing(
-    toolsPool().run(
-      { kind: 'readGlyphs', picture, boxes: view.boxes },
-      { lane: 'quick', client: client.key, timeoutMs: 60_000 },
-    ),
+    identifyHost().run({ kind: 'characters', picture, boxes: view.boxes }, { client: client.key, timeoutMs: 60_000 }),
   );
 }
 
@@ -91,26 +63,38 @@ async function libraryFaces() {
       nameEn: fontFamilies.nameEn,
       license: fontFamilies.license,
       commercialFree: fontFamilies.commercialFree,
+      script: fontFamilies.script,
     })
     .from(fonts)
     .innerJoin(fontFamilies, eq(fonts.familyId, fontFamilies.id))
     .where(eq(fontFamilies.published, true));
 }
 
+function faceFiles(library: Awaited<ReturnType<typeof libraryFaces>>): FaceFile[] {
+  return library.map((face) => ({ id: String(face.id), key: face.fileKey, sha256: face.sha256 }));
+}
+
+/**
+ * Has the identification worker prepare the references of the library's faces in the background
+ * (the 8 105 characters of 通用规范汉字表 in every face), so that a comparison only looks them up.
+ * Called once the site answers, and again when the library has grown.
+ */
+export async function prepareIdentification(): Promise<void> {
+  identifyHost().prepare(faceFiles(await libraryFaces()));
+}
+
 /** Compares the glyphs with every library face and answers the best candidates. */
 export async function identifyFont(body: MatchRequestBody, client: ToolClient): Promise<IdentifyResult> {
+  await admitIdentifyMatch(client);
   const started = performance.now();
-  // Opening the library's faces twice at once (the preparation and this comparison in two workers)
-  // would cost both; wait for the preparation instead, then read what it stored.
-  const prepared = preparing.get(body.pictureId);
-  if (prepared) await Promise.race([prepared, new Promise((resolve) => setTimeout(resolve, PREPARE_WAIT_MS).unref())]);
   const picture = await pictureRef(body);
   const library = await libraryFaces();
-  const faces: FaceFile[] = library.map((face) => ({ id: String(face.id), key: face.fileKey, sha256: face.sha256 }));
+  const faces = faceFiles(library);
+  identifyHost().refresh(faces);
   const result = await userFacing(
-    toolsPool().run(
+    identifyHost().run(
       {
-        kind: 'matchGlyphs',
+        kind: 'match',
         picture,
         glyphs: body.glyphs.map((glyph) => ({
           box: glyph.box,
@@ -119,13 +103,23 @@ export async function identifyFont(body: MatchRequestBody, client: ToolClient): 
         faces,
         limit: body.limit,
       },
-      { lane: 'quick', client: client.key, timeoutMs: 120_000 },
+      { client: client.key, timeoutMs: 120_000 },
     ),
   );
   const byId = new Map(library.map((face) => [String(face.id), face]));
+  // Faces that draw the sample alike (思源黑体 SC, TC, HK and JP share most glyphs) are led by a
+  // family of the sample's script: a picture of simplified characters is most likely set in the SC face.
+  const script = scriptNumber(
+    sampleScript(
+      result.glyphs.map((glyph) => glyph.character),
+      coverageSets(),
+    ),
+  );
   const candidates: IdentifyCandidate[] = [];
   for (const group of result.ranked) {
-    const members = group.faceIds.flatMap((id) => byId.get(id) ?? []);
+    const members = group.faceIds
+      .flatMap((id) => byId.get(id) ?? [])
+      .sort((a, b) => Number(b.script === script) - Number(a.script === script));
     const first = members[0];
     if (!first) continue;
     candidates.push({
@@ -148,6 +142,7 @@ export async function identifyFont(body: MatchRequestBody, client: ToolClient): 
           familyName: face.nameZh,
           fontId: face.id,
           styleName: face.styleName,
+          weight: face.weight,
         })),
     });
     if (candidates.length >= body.limit) break;
@@ -155,6 +150,9 @@ export async function identifyFont(body: MatchRequestBody, client: ToolClient): 
   return {
     glyphs: result.glyphs,
     sample: result.glyphs.map((glyph) => glyph.character).join(''),
+    inLibrary:
+      (result.ranked[0]?.score ?? 0) >=
+      notInLibraryBelow(medianHeight(result.glyphs.filter((glyph) => glyph.character).map((glyph) => glyph.box))),
     candidates,
     faces: library.length,
     elapsedMs: Math.round(performance.now() - started),

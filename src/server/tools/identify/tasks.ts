@@ -9,33 +9,23 @@ import {
   type GlyphToMatch,
   IDENTIFY_MAX_FOUND,
 } from '../../../contract/identify.ts';
-import { decodeFont } from '../../engine/convert.ts';
 import { FontInputError } from '../../engine/font-errors.ts';
 import type { GrayImage } from '../../engine/identify/binarise.ts';
-import { GlyphIndex } from '../../engine/identify/glyph-index.ts';
-import { clipBox, describeBox, type FoundGlyphs, findGlyphs } from '../../engine/identify/glyphs.ts';
+import { clipBox, describeBox, type FoundGlyphs, findGlyphs, looksHan } from '../../engine/identify/glyphs.ts';
 import { type QueryGlyph, type RankedCandidate, rankFaces } from '../../engine/identify/matcher.ts';
 import { GlyphReader, type Suggestion } from '../../engine/identify/ocr.ts';
-import { ReferenceFont } from '../../engine/identify/reference.ts';
 import { storage } from '../../storage/index.ts';
+import type { FaceFile, LibraryReferences } from './references.ts';
 
-// Font identification inside a tools worker: the picture prepared and cut into glyphs (task 125),
-// characters suggested by the reader, and the glyphs compared with the library through the
-// reference index. The index lives in the worker between requests and each face's part is kept in
-// storage (private/identify/<sha256>.idx), so a face is drawn once per character, ever.
+// Font identification inside the identification worker (worker.ts): the picture prepared and cut
+// into glyphs (task 125), characters suggested by the reader, and the glyphs compared with the
+// library through the reference index (references.ts).
 
 /** The stored picture, the part to read and its turn. */
 export interface PictureRef {
   key: string;
   crop: GlyphBox | undefined;
   rotate: number;
-}
-
-/** A library face as the worker needs it. */
-export interface FaceFile {
-  id: string;
-  key: string;
-  sha256: string;
 }
 
 export interface MatchTask {
@@ -120,7 +110,7 @@ function glyphReader(): Promise<GlyphReader> {
 async function suggest(found: FoundGlyphs, boxes: GlyphBox[]): Promise<Suggestion[][]> {
   const read = await glyphReader();
   const answers: Suggestion[][] = [];
-  for (const box of boxes) answers.push(await read.read(found.gray, box, found.lightText));
+  for (const box of boxes) answers.push(await read.read(found.gray, box, false, 5, looksHan(found, box)));
   return answers;
 }
 
@@ -154,85 +144,8 @@ export async function readGlyphsTask(ref: PictureRef, boxes: GlyphBox[]): Promis
   return suggest(found, boxes);
 }
 
-const index = new GlyphIndex();
-/** Faces whose stored index part has been read into this worker. */
-const indexRead = new Set<string>();
-/** Fonts open for drawing, most recently used last, and the bytes they hold. */
-const openFonts = new Map<string, { font: ReferenceFont; bytes: number }>();
-// Enough for today's library (61 faces, 550 MB) to stay open once used, so a character nobody asked
-// for before costs only its drawing; with hundreds of faces the least recently used are closed.
-const OPEN_FONT_BYTES = 640 << 20;
-
-const indexKey = (face: FaceFile) => `private/identify/${face.sha256}.idx`;
-
-async function openFont(face: FaceFile): Promise<ReferenceFont> {
-  const found = openFonts.get(face.id);
-  if (found) {
-    openFonts.delete(face.id);
-    openFonts.set(face.id, found);
-    return found.font;
-  }
-  const { sfnt } = await decodeFont(await readStored(face.key));
-  const font = new ReferenceFont(sfnt);
-  openFonts.set(face.id, { font, bytes: sfnt.byteLength });
-  let total = 0;
-  for (const entry of openFonts.values()) total += entry.bytes;
-  for (const [id, entry] of openFonts) {
-    if (total <= OPEN_FONT_BYTES || id === face.id) break;
-    entry.font.close();
-    openFonts.delete(id);
-    total -= entry.bytes;
-  }
-  return font;
-}
-
-/** Makes sure every face has a reference (or a recorded absence) for every character. */
-async function indexCharacters(faces: FaceFile[], characters: string[]): Promise<void> {
-  for (const face of faces) {
-    if (indexRead.has(face.id)) continue;
-    indexRead.add(face.id);
-    const object = await storage().get(indexKey(face));
-    if (object) index.import(face.id, new Uint8Array(await buffer(object.body)));
-  }
-  let missing = index.missing(
-    faces.map((face) => face.id),
-    characters,
-  );
-  // Another worker may have stored these characters since this one read the index (a comparison
-  // prepared in the background): read the stored parts again before drawing anything.
-  const stale = faces.filter((face) => missing.has(face.id));
-  if (stale.length > 0) {
-    for (const face of stale) {
-      const object = await storage().get(indexKey(face));
-      if (object) index.import(face.id, new Uint8Array(await buffer(object.body)));
-    }
-    missing = index.missing(
-      stale.map((face) => face.id),
-      characters,
-    );
-  }
-  for (const face of faces) {
-    const absent = missing.get(face.id);
-    if (!absent) continue;
-    const font = await openFont(face);
-    for (const character of absent) index.set(face.id, character, font.describe(character));
-    await storage().put(indexKey(face), index.export(face.id), { durable: false });
-  }
-}
-
-/**
- * Draws characters into the index ahead of the comparison: started in the background when the
- * glyphs of a picture are found, with the characters read from them, so that while the person checks
- * the boxes the faces are opened and the references stored, and the comparison that follows (in
- * this worker, or another that reads the stored index) finds them ready.
- */
-export async function prepareCharactersTask(faces: FaceFile[], characters: string[]): Promise<{ characters: number }> {
-  await indexCharacters(faces, characters);
-  return { characters: characters.length };
-}
-
 /** Compares a picture's glyphs with the library: the glyphs with their characters and the ranked faces. */
-export async function matchGlyphsTask(task: MatchTask): Promise<MatchTaskResult> {
+export async function matchGlyphsTask(task: MatchTask, references: LibraryReferences): Promise<MatchTaskResult> {
   const found = findGlyphs(await preparePicture(task.picture));
   const descriptors = task.glyphs.map((glyph) => describeBox(found, glyph.box));
   const empty = descriptors.findIndex((descriptor) => !descriptor);
@@ -248,11 +161,17 @@ export async function matchGlyphsTask(task: MatchTask): Promise<MatchTaskResult>
     glyph.character ? [{ character: glyph.character, descriptor: descriptors[i] as Float32Array }] : [],
   );
   if (query.length === 0) throw refuse('no characters', '没有认出这些字，请在字框下填写对应的字后再比对');
-  await indexCharacters(task.faces, [...new Set(query.map((glyph) => glyph.character))]);
+  await references.ensure(task.faces, [...new Set(query.map((glyph) => glyph.character))]);
   const ranked = rankFaces(
     query,
-    task.faces.map((face) => face.id),
-    (faceId, character) => index.get(faceId, character) ?? null,
+    task.faces.map((face) => face.sha256),
+    (face, character) => references.store.get(face, character) ?? null,
   );
-  return { glyphs, ranked: ranked.slice(0, task.limit * 4) };
+  const idOf = new Map(task.faces.map((face) => [face.sha256, face.id]));
+  return {
+    glyphs,
+    ranked: ranked
+      .slice(0, task.limit * 4)
+      .map((candidate) => ({ ...candidate, faceIds: candidate.faceIds.map((sha) => idOf.get(sha) ?? sha) })),
+  };
 }

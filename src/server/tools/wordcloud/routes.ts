@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { optionalId } from '../../content/params.ts';
 import { notFound, ok } from '../../http/envelope.ts';
-import { validate } from '../../http/validate.ts';
+import { listChoiceOr, validate } from '../../http/validate.ts';
 import { toolClient } from '../clients.ts';
 import { admitUpload } from '../limits.ts';
 import { receiveMask } from './masks.ts';
@@ -10,12 +11,12 @@ import { cloudWords, renderCloud, renderSample } from './service.ts';
 import { templateImages, templateSvg, templateTypes } from './templates.ts';
 
 const typesQuery = z.object({
-  type: z.literal('font_cloud', { error: '模板类型只能是 font_cloud' }).default('font_cloud'),
+  type: listChoiceOr(['font_cloud'], 'font_cloud', '模板类型'),
   current: z.coerce.number().int().min(1).default(1).meta({ label: '页码' }),
   size: z.coerce.number().int().min(1).max(100).default(100).meta({ label: '每页条数' }),
 });
 const imagesQuery = z.object({
-  typeId: z.coerce.number().int().positive().optional().meta({ label: '模板类型' }),
+  typeId: optionalId('模板类型'),
 });
 
 /** The report headers: counts, and the words left out (percent-encoded JSON, headers are ASCII). */

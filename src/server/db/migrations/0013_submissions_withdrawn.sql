@@ -1,0 +1,2 @@
+ALTER TABLE "submissions" DROP CONSTRAINT "submissions_status_check";--> statement-breakpoint
+ALTER TABLE "submissions" ADD CONSTRAINT "submissions_status_check" CHECK ("submissions"."status" in ('draft', 'submitted', 'reviewing', 'needs_revision', 'resubmitted', 'approved', 'finalized', 'published', 'rejected', 'withdrawn'));
