@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { isMainThread } from 'node:worker_threads';
 
 // A thin binding to HarfBuzz's hb-subset, compiled to WASM by the harfbuzzjs project. We call it
 // directly rather than through `subset-font` because that package copies the font into the WASM
@@ -64,16 +65,18 @@ const PREPROCESSED_OVERHEAD_BYTES = 24 << 20;
 
 /**
  * A dropped instance's 65 MB stays mapped until the thread's garbage collector finds the instance,
- * and a worker with a small JavaScript heap collects seldom. So a heap left empty is collected at
- * once, after the current task: one full collection of a worker's small heap (a few ms, off the
- * event loop) gives its memory back, and the face cache's budget is what the faces really hold. V8 offers collection on demand only behind
- * its expose-gc flag, which setFlagsFromString turns on for contexts made afterwards.
+ * and a worker with a small JavaScript heap collects seldom. So in a worker thread a heap left empty
+ * is collected at once, after the current task: one full collection of the worker's small heap (a
+ * few ms, off the event loop) gives its memory back, and the face cache's budget is what the faces
+ * really hold. The main thread is left to its collector: a full collection there would hold every
+ * request. V8 offers collection on demand only behind its expose-gc flag, which setFlagsFromString
+ * turns on for contexts made afterwards.
  */
 let collectGarbage: (() => void) | undefined;
 let collectionScheduled = false;
 
 function collectDroppedHeap(): void {
-  if (collectionScheduled) return;
+  if (isMainThread || collectionScheduled) return;
   collectionScheduled = true;
   setImmediate(() => {
     collectionScheduled = false;
