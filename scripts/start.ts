@@ -1,13 +1,14 @@
 // Serves the whole site from one process: checks the configuration, builds what is missing,
-// migrates and seeds the database, then listens and seeds the rest of the font library in the
-// background. `npm start` runs this on the pinned Node 24.
+// migrates the database and seeds what needs no download, then listens and seeds the font library
+// in the background (the families the articles use first, each followed by the articles that waited
+// for it). `npm start` runs this on the pinned Node 24.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { closeDatabase, database } from '../src/server/db/client.ts';
 import { seedLibraryInBackground } from '../src/server/db/seed/background.ts';
-import { seedAll } from '../src/server/db/seed/index.ts';
+import { seedBeforeServing } from '../src/server/db/seed/index.ts';
 import { EnvError, env } from '../src/server/env.ts';
 import { withAnswerCache } from '../src/server/http/answer-cache.ts';
 import { withDirectApi } from '../src/server/http/direct-api.ts';
@@ -29,15 +30,18 @@ if (fs.existsSync(dotenv)) process.loadEnvFile(dotenv);
 async function main(): Promise<void> {
   const config = env();
 
-  const buildId = await ensureBuilt();
-
+  // The build (a child process, on a fresh clone) and the database's creation and first seeding
+  // (this process) run side by side: on two cores each takes one.
+  const building = ensureBuilt();
+  building.catch(() => undefined);
   const opened = await database();
   console.log(
     opened.kind === 'pglite'
       ? `Database: embedded PGlite in ${path.relative(process.cwd(), path.join(config.dataDir, 'db'))}`
       : 'Database: PostgreSQL from DATABASE_URL',
   );
-  await seedAll({ progress: createProgress() });
+  await seedBeforeServing({ progress: createProgress(), database: opened });
+  const buildId = await building;
   await pageCache().keepOnlyBuild(buildId);
 
   // The adapter's entry would start its own server on import; this process owns the server.
@@ -67,7 +71,7 @@ async function main(): Promise<void> {
   await warmFontLibrary(self);
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   console.log(`${config.SITE_TITLE} is ready at http://${shownHost}:${config.PORT}`);
-  // The families not needed by the first pages arrive while the site is served; pages show each at once.
+  // The library arrives while the site is served (by one node of several); pages show each family at once.
   const library = seedLibraryInBackground();
   // Font identification draws every library face's references ahead, between its requests.
   const identification = () =>

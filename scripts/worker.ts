@@ -24,6 +24,7 @@ async function main(): Promise<void> {
   }
   startToolsSweeper();
   startJobRunner();
+  keepHealthFile(path.join(config.dataDir, 'worker.alive'), () => opened.ping());
   console.log(
     `Tool job worker is running ${toolsJobWorkers()} job(s) at a time (storage: ${config.STORAGE_URL ? 'bucket' : 'local files'})`,
   );
@@ -34,6 +35,21 @@ async function main(): Promise<void> {
     await stopJobRunner();
     await closeToolsPool();
   });
+}
+
+/**
+ * Touches `file` every 10 s while `check` passes (the database answers): a container's healthcheck
+ * reads its age, since a worker has no HTTP port to ask (docker-compose.yml).
+ */
+function keepHealthFile(file: string, check: () => Promise<void>): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const touch = () =>
+    void check().then(
+      () => fs.writeFileSync(file, new Date().toISOString()),
+      () => undefined,
+    );
+  touch();
+  setInterval(touch, 10_000).unref();
 }
 
 main().catch(async (error: unknown) => {

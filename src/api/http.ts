@@ -1,4 +1,5 @@
 import { FetchError, ofetch } from 'ofetch';
+import { IDEMPOTENCY_HEADER, isIdempotentWrite } from '../contract/idempotency.ts';
 import { beginRequest, endRequest } from '../stores/network.ts';
 import { $token, setToken } from '../stores/session.ts';
 import { showToast } from '../stores/toast.ts';
@@ -92,6 +93,27 @@ function isAbort(error: unknown, name: string): boolean {
   return (error instanceof Error && error.name === name) || cause?.name === name;
 }
 
+/**
+ * A new key for one write (src/contract/idempotency.ts). randomUUID needs a secure context; a site
+ * served over plain http still gets 122 random bits.
+ */
+export function newIdempotencyKey(): string {
+  const crypto = globalThis.crypto;
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * No answer came from the site itself: the connection failed or broke, or the proxy in front said
+ * that the server behind it did not answer (502, 503, 504).
+ */
+function heardNoAnswer(error: unknown): boolean {
+  if (isAbort(error, 'TimeoutError') || isAbort(error, 'AbortError')) return false;
+  if (!(error instanceof FetchError)) return false;
+  const status = error.response?.status;
+  return status === undefined || status === 502 || status === 503 || status === 504;
+}
+
 function toRequestError(error: unknown): RequestError {
   if (error instanceof FetchError && error.response) {
     const status = error.response.status;
@@ -124,21 +146,31 @@ export function createHttpClient(config: HttpClientConfig = {}): HttpClient {
     if (typeof FormData !== 'undefined' && options.body instanceof FormData) delete headers['Content-Type'];
     const token = $token.get();
     if (token) headers[TOKEN_HEADER] = token;
+    const method = options.method ?? 'GET';
+    // Every write names itself; the ones the server keeps by that name are sent again once when no
+    // answer came (a server behind the balancer died under it), and are still done only once.
+    if (method !== 'GET') headers[IDEMPOTENCY_HEADER] ??= newIdempotencyKey();
+    const again = method === 'GET' || isIdempotentWrite(method, path);
+    const send = () =>
+      ofetch(path, {
+        baseURL: config.baseURL ?? API_BASE,
+        method,
+        headers,
+        timeout,
+        retry: 0,
+        responseType: options.responseType === 'blob' ? 'blob' : 'json',
+        ...(options.query ? { query: options.query } : {}),
+        ...(options.body !== undefined ? { body: options.body as BodyInit | Record<string, unknown> } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
 
     if (!options.background) beginRequest();
     try {
       let body: unknown;
       try {
-        body = await ofetch(path, {
-          baseURL: config.baseURL ?? API_BASE,
-          method: options.method ?? 'GET',
-          headers,
-          timeout,
-          retry: 0,
-          responseType: options.responseType === 'blob' ? 'blob' : 'json',
-          ...(options.query ? { query: options.query } : {}),
-          ...(options.body !== undefined ? { body: options.body as BodyInit | Record<string, unknown> } : {}),
-          ...(options.signal ? { signal: options.signal } : {}),
+        body = await send().catch((error: unknown) => {
+          if (!again || !heardNoAnswer(error) || options.signal?.aborted) throw error;
+          return send();
         });
       } catch (error) {
         if (options.signal?.aborted && isAbort(error, 'AbortError')) throw error;

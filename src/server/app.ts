@@ -21,6 +21,7 @@ import { csrfGuard } from './http/csrf.ts';
 import { registerApiApp } from './http/direct-api.ts';
 import { ApiError, type Envelope } from './http/envelope.ts';
 import { logUnexpected } from './http/error-log.ts';
+import { idempotentWrites, startIdempotencySweeper } from './http/idempotency.ts';
 import { allowedMethods } from './http/method-check.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { textGuard } from './http/text-guard.ts';
@@ -81,6 +82,8 @@ export function createApp(): Hono {
   app.use(csrfGuard());
   app.use(apiBodyLimit());
   app.use(textGuard());
+  // The writes the browser may send again after a network error are done once per key.
+  app.use(idempotentWrites());
 
   app.route('/', healthRoutes());
   app.route('/web/api', fontRoutes());
@@ -140,6 +143,7 @@ export function createApp(): Hono {
   startPurgeRelay();
   // Expired rate counters and captchas are rows in the database; any node may delete them.
   startAuthStateSweeper(authContext());
+  startIdempotencySweeper();
   return app;
 }
 

@@ -45,6 +45,8 @@ const schema = z.object({
     )
     .optional(),
   S3_ENDPOINT: z.url('must be the http(s):// address of the S3 service').optional(),
+  // Where browsers reach the bucket when the nodes reach it at a private address (docs/operations.md).
+  S3_PUBLIC_URL: z.url('must be the http(s):// address at which browsers reach the S3 service').optional(),
   S3_REGION: z
     .string()
     .regex(/^[a-z0-9-]{1,40}$/, 'must be a region name such as us-east-1, auto or oss-cn-hangzhou')
@@ -143,7 +145,7 @@ const checked = schema.superRefine((values, ctx) => {
   }
   // S3 settings without a bucket would be silently ignored, and the files kept on this one server.
   if (!values.STORAGE_URL) {
-    for (const name of ['S3_ENDPOINT', ...S3_KEY_VARIABLES] as const) {
+    for (const name of ['S3_ENDPOINT', 'S3_PUBLIC_URL', ...S3_KEY_VARIABLES] as const) {
       if (values[name])
         ctx.addIssue({ code: 'custom', path: [name], message: 'is only read with STORAGE_URL=s3://bucket' });
     }

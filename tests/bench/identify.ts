@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { FoundGlyphs, IdentifyResult, UploadedPicture } from '../../src/contract/identify.ts';
-import { libraryParts } from '../../src/server/db/seed/font-catalogue.ts';
+import { FONT_CATALOGUE } from '../../src/server/db/seed/font-catalogue.ts';
 import { characterRanking } from '../../src/server/engine/char-frequency.ts';
 import { coverageSets, tongyongTable } from '../../src/server/engine/charsets.ts';
 import { decodeFont } from '../../src/server/engine/convert.ts';
@@ -174,8 +174,7 @@ const reader = await (async () => {
 // REFERENCES=folder keeps the references drawn here between runs (they depend on the faces alone).
 const store = new ReferenceStore({ directory: process.env['REFERENCES'], common: tongyongTable() });
 const keyOf = new Map(library.map((face) => [face.id, createHash('sha256').update(face.id).digest('hex')]));
-const { first: firstFamilies, background: laterFamilies } = libraryParts('registry');
-const scripts = new Map<string, string>([...firstFamilies, ...laterFamilies].map((entry) => [entry.gno, entry.script]));
+const scripts = new Map<string, string>(FONT_CATALOGUE.map((entry) => [entry.gno, entry.script]));
 const faceById = new Map(library.map((face) => [face.id, face]));
 // Every face held for the run: taking a face reads its character map again once the registry's
 // cache of them has turned over, which for the whole library costs more than the drawing.

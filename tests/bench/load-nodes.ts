@@ -2,14 +2,18 @@
 // bucket (tests/helpers/cluster.ts), and 200 connections for 60 s spread over both, as a load
 // balancer spreads them: pages, list APIs, live previews, logins and writes (readers keeping
 // articles as favourites). Halfway, one node is killed with SIGKILL; like a balancer's retry, a read
-// whose connection fails goes to the other node. Printed: requests, errors, p50/p99 per kind, and
-// the acknowledged writes found in the database afterwards (none may be lost). The reference is
-// the same mix on one node for the first 10 s, in the same run.
+// whose connection fails goes to the other node, and like the browser's client (src/api/http.ts) a
+// write that got no answer is sent once more to the other node with the same Idempotency-Key.
+// Printed: requests, errors, p50/p99 per kind, the requests in flight on the node when it died (each
+// is counted: answered by the other node, or an error), the writes the dead node had committed without
+// answering (their second sending is answered with the first answer), and the acknowledged writes
+// found in the database afterwards (none may be lost).
 //   TEST_DATABASE_URL=postgres://… node tests/bench/load-nodes.ts   (after npm run build)
 // BENCH_CONNECTIONS (default 200) and BENCH_SECONDS (default 60) change the run.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { sql } from 'drizzle-orm';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_REPLAYED_HEADER } from '../../src/contract/idempotency.ts';
 import { createSession } from '../../src/server/auth/sessions.ts';
 import { closeDatabase, openDatabase } from '../../src/server/db/client.ts';
 import { type CaptchaPost, solvePuzzle } from '../helpers/captcha-solver.ts';
@@ -88,6 +92,16 @@ const tally = (kind: string) => {
 };
 const acknowledged: Array<{ token: string; articleId: number }> = [];
 const firstErrors: string[] = [];
+// Requests sent to each node and not yet answered, by kind; read once when a node is killed.
+const inFlight = new Map<ClusterNode, Map<string, number>>();
+const flying = (node: ClusterNode, kind: string, change: number) => {
+  const kinds = inFlight.get(node) ?? new Map<string, number>();
+  inFlight.set(node, kinds);
+  kinds.set(kind, (kinds.get(kind) ?? 0) + change);
+};
+let inFlightAtKill = new Map<string, number>();
+/** Writes the killed node had committed but not answered: their second sending got the kept answer. */
+let committedUnanswered = 0;
 
 let turn = 0;
 function pick(): ClusterNode {
@@ -107,9 +121,11 @@ async function send(
   const started = performance.now();
   for (let attempt = 0; attempt < 2; attempt += 1) {
     const node = fixed ?? pick();
+    flying(node, kind, 1);
     try {
-      const res = await request(node.url);
+      const res = await request(node.url).finally(() => flying(node, kind, -1));
       await res.arrayBuffer();
+      if (attempt > 0 && res.headers.get(IDEMPOTENCY_REPLAYED_HEADER) === 'true') committedUnanswered += 1;
       entry.latencies.push(performance.now() - started);
       if (res.status >= 500) {
         entry.errors += 1;
@@ -121,7 +137,7 @@ async function send(
         entry.retried += 1;
         continue;
       }
-      if (!alive.has(node)) return undefined; // A write to the killed node: never acknowledged.
+      // Counted whatever the node: a request that got no answer is an error the browser shows.
       entry.errors += 1;
       if (firstErrors.length < 5) firstErrors.push(`${kind}: ${(error as Error).message}`);
       return undefined;
@@ -170,15 +186,17 @@ const MIX: Array<[string, number, (connection: number) => Promise<unknown>]> = [
     async (connection) => {
       const token = tokens[connection % tokens.length] ?? '';
       const articleId = articleIds[Math.floor(Math.random() * articleIds.length)] ?? 0;
+      // One key per write, sent again with it when no answer came, as the browser's client does.
+      const key = randomUUID();
       const res = await send(
         'write',
         (base) =>
           fetch(`${base}/web/api/favorite/addArt`, {
             method: 'POST',
-            headers: { 'content-type': 'application/json', 'alliance-authenticate': token },
+            headers: { 'content-type': 'application/json', 'alliance-authenticate': token, [IDEMPOTENCY_HEADER]: key },
             body: JSON.stringify({ id: articleId }),
           }),
-        false,
+        true,
       );
       if (res?.status === 200) acknowledged.push({ token, articleId });
       else if (res) {
@@ -250,6 +268,7 @@ const killer = setTimeout(() => {
   if (!victim) return;
   alive.delete(victim);
   killedAcknowledgedBefore = acknowledged.length;
+  inFlightAtKill = new Map(inFlight.get(victim) ?? []);
   victim.child.kill('SIGKILL');
   console.log(`killed ${victim.name} (SIGKILL) after ${(SECONDS / 2).toFixed(0)} s`);
 }, killAt - Date.now());
@@ -289,8 +308,12 @@ const kept = new Set(
   ).rows.map((row) => `${row.account_id}:${row.article_id}`),
 );
 const lost = acknowledged.filter(({ token, articleId }) => !kept.has(`${accountOf.get(token)}:${articleId}`)).length;
+const atKill = [...inFlightAtKill].filter(([, n]) => n > 0);
 console.log(
-  `  writes: ${acknowledged.length} acknowledged (${killedAcknowledgedBefore} before the kill), ${lost} missing from the database`,
+  `  in flight on the killed node: ${atKill.reduce((sum, [, n]) => sum + n, 0)} (${atKill.map(([kind, n]) => `${kind} ${n}`).join(', ')}), each answered by the other node or counted as an error above`,
+);
+console.log(
+  `  writes: ${acknowledged.length} acknowledged (${killedAcknowledgedBefore} before the kill), ${committedUnanswered} committed by the killed node without an answer and answered again from their key, ${lost} missing from the database`,
 );
 await closeDatabase().catch(() => undefined);
 await database.close();

@@ -22,6 +22,17 @@ const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta/_jour
   entries: unknown[];
 };
 
+/** A folder holding the migrations as they stood before the one tagged `tag`; removed by the caller. */
+function migrationsBefore(tag: string): string {
+  const before = fs.mkdtempSync(path.join(os.tmpdir(), 'migrations-before-'));
+  const entries = (journal.entries as Array<{ tag: string }>).filter((entry) => entry.tag < tag);
+  fs.mkdirSync(path.join(before, 'meta'));
+  fs.writeFileSync(path.join(before, 'meta/_journal.json'), JSON.stringify({ ...journal, entries }));
+  for (const entry of entries)
+    fs.copyFileSync(path.join(MIGRATIONS_DIR, `${entry.tag}.sql`), path.join(before, `${entry.tag}.sql`));
+  return before;
+}
+
 describe('openDatabase migrations', () => {
   let target: TestDatabaseTarget | undefined;
   afterEach(async () => {
@@ -70,12 +81,7 @@ describe('openDatabase migrations', () => {
   test('moves albums, collections and every favourite into the shared tables, keeping their numbers', async () => {
     target = await createTestDatabaseTarget({ onDisk: true });
     // The migrations as they stood before albums and collections shared one table.
-    const before = fs.mkdtempSync(path.join(os.tmpdir(), 'migrations-before-'));
-    const entries = (journal.entries as Array<{ tag: string }>).filter((entry) => entry.tag < '0002');
-    fs.mkdirSync(path.join(before, 'meta'));
-    fs.writeFileSync(path.join(before, 'meta/_journal.json'), JSON.stringify({ ...journal, entries }));
-    for (const entry of entries)
-      fs.copyFileSync(path.join(MIGRATIONS_DIR, `${entry.tag}.sql`), path.join(before, `${entry.tag}.sql`));
+    const before = migrationsBefore('0002');
 
     const old = await openDatabase({ ...target.options, migrationsFolder: before });
     try {
@@ -127,6 +133,75 @@ describe('openDatabase migrations', () => {
         sql`select table_name from information_schema.tables where table_name in ('albums', 'collections', 'favorite_fonts')`,
       );
       expect(tables).toEqual([]);
+    } finally {
+      await migrated.close();
+    }
+  });
+
+  test('keeps one of each item that nodes starting together seeded twice, and readers keep their favourites', async () => {
+    target = await createTestDatabaseTarget({ onDisk: true });
+    // The migrations as they stood before seeded items had keys of their own.
+    const before = migrationsBefore('0014');
+    const old = await openDatabase({ ...target.options, migrationsFolder: before });
+    try {
+      await old.db.execute(sql`insert into accounts (id, email) values (1, 'a@example.com'), (2, 'b@example.com')`);
+      // Two nodes seeded the album 'reading' and the case 'museum'; an editor made album 7 and case 9.
+      await old.db.execute(sql`insert into font_groups (kind, id, title, cover_key) values
+        ('album', 1, '正文', 'covers/album/reading-0123456789ab.webp'),
+        ('album', 2, '正文', 'covers/album/reading-0123456789ab.webp'),
+        ('heji', 3, '正文', 'covers/heji/reading-0123456789ab.webp'),
+        ('album', 7, '编辑的专辑', 'covers/album/item-7-0123456789ab.webp')`);
+      await old.db.execute(sql`insert into cases (id, title, cover_key) values
+        (1, '博物馆', 'covers/case/museum-0123456789ab.webp'), (2, '博物馆', 'covers/case/museum-0123456789ab.webp'),
+        (9, '编辑的案例', 'covers/case/item-9-0123456789ab.webp')`);
+      // Reader 1 kept both copies of the album, reader 2 only the second.
+      await old.db.execute(sql`insert into favorites (id, account_id, target, group_kind, group_id) values
+        (1, 1, 'group', 'album', 2), (2, 1, 'group', 'album', 1), (3, 2, 'group', 'album', 2)`);
+      for (const table of ['friend_links', 'promotions', 'ads', 'columns', 'contribute_templates']) {
+        const row = {
+          friend_links: sql`insert into friend_links (name, url) values ('字库', 'https://example.com')`,
+          promotions: sql`insert into promotions (title) values ('开学季')`,
+          ads: sql`insert into ads (position, title) values ('home', '横幅')`,
+          columns: sql`insert into columns (type, name, path) values ('header', '字体', '/font')`,
+          contribute_templates: sql`insert into contribute_templates (type, title) values ('1', '协议')`,
+        }[table];
+        if (row) for (let copy = 0; copy < 3; copy++) await old.db.execute(row);
+      }
+    } finally {
+      await old.close();
+      fs.rmSync(before, { recursive: true, force: true });
+    }
+
+    const migrated = await openDatabase(target.options);
+    try {
+      const groups = await migrated.db
+        .select()
+        .from(schema.fontGroups)
+        .orderBy(schema.fontGroups.kind, schema.fontGroups.id);
+      expect(groups.map((row) => [row.kind, row.id, row.slug])).toEqual([
+        ['album', 1, 'reading'],
+        ['album', 7, null],
+        ['heji', 3, 'reading'],
+      ]);
+      const cases = await migrated.db.select().from(schema.cases).orderBy(schema.cases.id);
+      expect(cases.map((row) => [row.id, row.slug])).toEqual([
+        [1, 'museum'],
+        [9, null],
+      ]);
+      const favorites = await migrated.db.select().from(schema.favorites).orderBy(schema.favorites.accountId);
+      expect(favorites.map((row) => [row.accountId, row.groupKind, row.groupId])).toEqual([
+        [1, 'album', 1],
+        [2, 'album', 1],
+      ]);
+      for (const table of ['friend_links', 'promotions', 'ads', 'columns', 'contribute_templates']) {
+        const rows = await queryRows<{ n: string | number }>(
+          migrated.db,
+          sql`select count(*) as n from ${sql.identifier(table)}`,
+        );
+        expect(Number(rows[0]?.n), table).toBe(1);
+      }
+      // The keys now hold: a second copy of a seeded item is refused.
+      await expect(migrated.db.insert(schema.cases).values({ title: '博物馆', slug: 'museum' })).rejects.toThrow();
     } finally {
       await migrated.close();
     }

@@ -53,8 +53,19 @@ export async function until<T>(
   }
 }
 
-/** Starts `webNodes` web nodes and one worker; the first node migrates and seeds, the others find it done. */
-export async function startCluster(options: { webNodes: number; env?: Record<string, string> }): Promise<Cluster> {
+/** How to start a cluster. */
+export interface ClusterOptions {
+  webNodes: number;
+  env?: Record<string, string>;
+  /**
+   * Starts every process at the same instant, as `docker compose up` does, instead of letting the
+   * first web node migrate and seed before the others start.
+   */
+  together?: boolean;
+}
+
+/** Starts `webNodes` web nodes and one worker over a fresh database and bucket. */
+export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const database: TestDatabaseTarget = await createTestDatabaseTarget();
   const s3: S3Server = await startS3Server();
   const started: ClusterNode[] = [];
@@ -109,6 +120,14 @@ export async function startCluster(options: { webNodes: number; env?: Record<str
     await database.drop();
   };
   try {
+    if (options.together) {
+      const [worker, ...web] = await Promise.all([
+        launch('worker', 'scripts/worker.ts', { PORT: '' }, /Tool job worker is running/),
+        ...Array.from({ length: options.webNodes }, (_, i) => webNode(`node-${i + 1}`)),
+      ]);
+      if (!worker) throw new Error('no worker');
+      return { web, worker, databaseUrl: shared.DATABASE_URL, close };
+    }
     const first = await webNode('node-1');
     const [worker, ...others] = await Promise.all([
       launch('worker', 'scripts/worker.ts', { PORT: '' }, /Tool job worker is running/),

@@ -8,6 +8,8 @@ export interface Answer {
   body?: unknown;
   delayMs?: number;
   headers?: Record<string, string>;
+  /** Ends the connection without an answer, as a server that died does. */
+  hangUp?: boolean;
 }
 
 /** A request the server received. */
@@ -39,9 +41,13 @@ export async function startStatusServer(answer: (request: Received) => Answer): 
         body: Buffer.concat(chunks).toString('utf8'),
       };
       received.push(request);
-      const { status = 200, body, delayMs = 0, headers = {} } = answer(request);
+      const { status = 200, body, delayMs = 0, headers = {}, hangUp = false } = answer(request);
       setTimeout(() => {
         if (res.destroyed) return;
+        if (hangUp) {
+          req.socket.destroy();
+          return;
+        }
         res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
         res.end(body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body));
       }, delayMs);

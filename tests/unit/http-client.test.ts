@@ -158,6 +158,58 @@ describe('createHttpClient HTTP errors (SPEC §8)', () => {
   });
 });
 
+describe('createHttpClient writes sent again (src/contract/idempotency.ts)', () => {
+  const LISTED = '/web/api/favorite/addColl';
+  const key = (index: number) => server.received[index]?.headers['idempotency-key'];
+
+  test('names every write with a key of its own, and no read', async () => {
+    await client()(LISTED, { method: 'POST', body: { id: 1 } });
+    await client()(LISTED, { method: 'POST', body: { id: 1 } });
+    await client()('/web/api/favorite/getCollByUser');
+    expect(key(0)).toMatch(/^[0-9a-f-]{32,36}$/);
+    expect(key(1)).toMatch(/^[0-9a-f-]{32,36}$/);
+    expect(key(0)).not.toBe(key(1));
+    expect(key(2)).toBeUndefined();
+  });
+
+  test('sends a listed write again once, with the same key, when the connection broke', async () => {
+    let calls = 0;
+    answer = () => (++calls === 1 ? { hangUp: true } : { body: { code: '200', message: '收藏成功', data: null } });
+    await expect(client()(LISTED, { method: 'POST', body: { id: 7 } })).resolves.toBeNull();
+    expect(server.received).toHaveLength(2);
+    expect(key(1)).toBe(key(0));
+    expect(server.received[1]?.body).toBe('{"id":7}');
+    expect(toastMessages()).toEqual([]);
+  });
+
+  test('sends it again when the balancer says the server behind it did not answer', async () => {
+    let calls = 0;
+    answer = () => (++calls === 1 ? { status: 502, body: '' } : { body: { code: '200', message: 'ok', data: 1 } });
+    await expect(client()(LISTED, { method: 'POST', body: { id: 7 } })).resolves.toBe(1);
+    expect(server.received).toHaveLength(2);
+    expect(key(1)).toBe(key(0));
+  });
+
+  test('gives up after the second try and shows the network message', async () => {
+    answer = () => ({ hangUp: true });
+    await expect(client()(LISTED, { method: 'POST', body: { id: 7 } })).rejects.toMatchObject({
+      message: '网络连接失败，请检查网络后重试',
+    });
+    expect(server.received).toHaveLength(2);
+    expect(toastMessages()).toEqual(['网络连接失败，请检查网络后重试']);
+  });
+
+  test('does not send again a write the server does not keep by key, nor one the server refused', async () => {
+    answer = () => ({ hangUp: true });
+    await expect(client()('/web/api/messageBoard/add', { method: 'POST', body: {} })).rejects.toThrow();
+    expect(server.received).toHaveLength(1);
+    server.received.length = 0;
+    answer = () => ({ status: 500, body: '' });
+    await expect(client()(LISTED, { method: 'POST', body: { id: 7 } })).rejects.toMatchObject({ status: 500 });
+    expect(server.received).toHaveLength(1);
+  });
+});
+
 describe('buildFormData', () => {
   test('sends arrays as key[] and skips empty values', async () => {
     const { buildFormData } = await import('../../src/api/upload.ts');

@@ -9,8 +9,9 @@ import * as tar from 'tar';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fontDicts, fontFamilies, fonts } from '../../src/server/db/schema/index.ts';
 import { readContentFiles } from '../../src/server/db/seed/content-files.ts';
-import { type CatalogueEntry, FONT_CATALOGUE, libraryParts } from '../../src/server/db/seed/font-catalogue.ts';
-import { type SeedFontsProgress, seedFonts } from '../../src/server/db/seed/fonts.ts';
+import { type CatalogueEntry, FONT_CATALOGUE } from '../../src/server/db/seed/font-catalogue.ts';
+import { type SeedFontsProgress, seedFonts, sizeOf } from '../../src/server/db/seed/fonts.ts';
+import { seedingOrder } from '../../src/server/db/seed/library-plan.ts';
 import { resetEnv } from '../../src/server/env.ts';
 import { LocalStorage } from '../../src/server/storage/index.ts';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -230,15 +231,23 @@ describe('seedFonts from a registry', () => {
 });
 
 describe('the registry catalogue', () => {
-  test('seeds every family the site content names before the server answers', async () => {
-    // Content is seeded before the background families arrive: a font it names must be there already.
-    const first = new Set(libraryParts('registry').first.map((entry) => entry.gno));
+  test('holds every family the site content names, and seeds those first', async () => {
+    // Items wait for the families they name; a name missing from the catalogue would never arrive.
     const { files, errors } = await readContentFiles();
     expect(errors).toEqual([]);
     const named = files.flatMap((file) => file.fonts.map((gno) => ({ file: `${file.kind}/${file.slug}`, gno })));
     expect(named.length).toBeGreaterThan(0);
     const family = (gno: string) =>
       FONT_CATALOGUE.find((entry) => gno === entry.gno || gno.startsWith(`${entry.gno}-`))?.gno ?? gno;
-    expect(named.filter(({ gno }) => !first.has(family(gno)))).toEqual([]);
+    const gnos = new Set(FONT_CATALOGUE.map((entry) => entry.gno));
+    expect(named.filter(({ gno }) => !gnos.has(family(gno)))).toEqual([]);
+
+    const order = seedingOrder(FONT_CATALOGUE, files).map((entry) => entry.gno);
+    const used = new Set(named.map(({ gno }) => family(gno)));
+    expect(order.slice(0, used.size).sort()).toEqual([...used].sort());
+    // The others follow smallest first.
+    const rest = order.slice(used.size).map((gno) => FONT_CATALOGUE.find((entry) => entry.gno === gno));
+    const sizes = rest.map((entry) => (entry ? sizeOf(entry) : 0));
+    expect(sizes).toEqual([...sizes].sort((a, b) => a - b));
   });
 });

@@ -315,4 +315,46 @@ describe('storage', () => {
       server.close();
     }
   });
+
+  test('hands browsers the bucket at its public address when the servers reach it at a private one', async () => {
+    // The servers use the name of a private network (here localhost); browsers reach the same
+    // service at S3_PUBLIC_URL (here 127.0.0.1), and every URL they are given is signed for it.
+    const port = new URL(s3.endpoint).port;
+    const prefix = `public-${randomUUID()}`;
+    Object.assign(process.env, s3.env(prefix), {
+      S3_ENDPOINT: `http://localhost:${port}`,
+      S3_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    });
+    resetEnv();
+    const store = storage();
+    const bytes = new TextEncoder().encode('uploaded by a browser');
+    const now = new Date();
+    const ticket = await store.presignPut('tools/incoming/x/font.ttf', {
+      size: bytes.byteLength,
+      type: 'font/ttf',
+      expiresSeconds: 60,
+      now,
+    });
+    expect(new URL(ticket.url).origin).toBe(`http://127.0.0.1:${port}`);
+    expect(new URL(ticket.url).searchParams.get('X-Amz-SignedHeaders')).toContain('host');
+    expect((await fetch(ticket.url, { method: 'PUT', headers: ticket.headers, body: bytes })).status).toBe(200);
+    const link = await store.presignGet('tools/incoming/x/font.ttf', {
+      disposition: 'attachment',
+      type: 'font/ttf',
+      expiresSeconds: 60,
+      now,
+    });
+    expect(new URL(link ?? '').origin).toBe(`http://127.0.0.1:${port}`);
+    expect(await (await fetch(link ?? '')).text()).toBe('uploaded by a browser');
+
+    const server = http.createServer(withSecurityHeaders((_req, res) => res.end('page')));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port: site } = server.address() as AddressInfo;
+      const policy = (await fetch(`http://127.0.0.1:${site}/`)).headers.get('content-security-policy') ?? '';
+      expect(policy).toMatch(new RegExp(`connect-src 'self' http://127\\.0\\.0\\.1:${port}(;|$)`));
+    } finally {
+      server.close();
+    }
+  });
 });

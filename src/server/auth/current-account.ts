@@ -14,14 +14,26 @@ export type AccountResolver = (c: Context) => Promise<number | null>;
  * a missing, unknown or revoked one is a visitor. Routes that serve visitors too (downloads) and
  * routes that need a login take it as an injectable resolver, so tests can log in without a session.
  */
-export const sessionAccount: AccountResolver = async (c) => {
+export const sessionAccount: AccountResolver = (c) => {
+  // Asked by several steps of one request (the idempotency of a write, then its route): read once.
+  let found = resolved.get(c);
+  if (!found) {
+    found = lookUp(c);
+    resolved.set(c, found);
+  }
+  return found;
+};
+
+const resolved = new WeakMap<Context, Promise<number | null>>();
+
+async function lookUp(c: Context): Promise<number | null> {
   const token = readToken(c);
   if (!token) return null;
   const found = await findSession(await db(), token, systemClock);
   if (found.status === 'valid') return found.account.id;
   if (found.status === 'expired') throw new ApiError(401, SESSION_EXPIRED_CODE, '登录已过期，请重新登录');
   return null;
-};
+}
 
 /** The logged-in account of a request, or 401 '请先登录'. */
 export async function requireAccount(resolve: AccountResolver, c: Context): Promise<number> {

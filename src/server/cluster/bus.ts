@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
+import { afterCommit } from '../db/client.ts';
 import { env } from '../env.ts';
 import { log } from '../log.ts';
 
@@ -108,7 +109,11 @@ export class PostgresBus implements Bus {
 
   async notify(channel: string, payload: string): Promise<void> {
     checkChannel(channel);
-    await (await this.#connect()).query('select pg_notify($1, $2)', [channel, payload]);
+    // Sent on a connection of its own: a message about a write still in its transaction waits for
+    // the commit, or another node would look for the row before it can see it.
+    await afterCommit(async () => {
+      await (await this.#connect()).query('select pg_notify($1, $2)', [channel, payload]);
+    });
   }
 
   async listen(channel: string, handler: BusHandler): Promise<() => Promise<void>> {

@@ -32,6 +32,11 @@ const KIND_FONTS: Record<CoverKind, string[]> = {
   ad: ['noto-serif-sc', 'noto-sans-sc'],
 };
 
+/** The families a cover of `kind` may be drawn in, first choice first: the item's own, then the kind's. */
+export function coverFontCandidates(kind: CoverKind, fonts: readonly string[] = []): string[] {
+  return [...new Set([...fonts, ...KIND_FONTS[kind]])];
+}
+
 // Where a character the item's font lacks is set: the library's broadest faces, Simplified first,
 // then Traditional (Taiwan, Hong Kong) and Japanese; serif after a serif or a brush, sans otherwise.
 const SERIF_FALLBACKS = ['noto-serif-sc', 'noto-serif-tc', 'noto-serif-hk', 'noto-serif-jp'];
@@ -94,7 +99,7 @@ interface CoverPlan {
  * file) but not registered: a cover that is already drawn costs no registration.
  */
 async function planCover(db: Db, storage: Storage, request: CoverRequest, siteTitle: string): Promise<CoverPlan> {
-  const own = [...new Set([...(request.fonts ?? []), ...KIND_FONTS[request.kind]])];
+  const own = coverFontCandidates(request.kind, request.fonts);
   const available = await coverFonts(db, [...new Set([...own, ...SERIF_FALLBACKS, ...SANS_FALLBACKS])]);
   let primary = own.map((gno) => available.get(gno)).find(Boolean);
   if (!primary) {

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -10,7 +11,7 @@ import pg from 'pg';
 import { env } from '../env.ts';
 import { log } from '../log.ts';
 import { MIGRATIONS_DIR } from '../paths.ts';
-import { acquireDirLock } from './lock.ts';
+import { acquireDirLock, postgresSiteLocks, processSiteLocks, type SiteLocks, withSiteLock } from './lock.ts';
 import * as schema from './schema/index.ts';
 
 /** The Drizzle database, the same type over PGlite and node-postgres. */
@@ -25,6 +26,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** Answers when the database can run a query (for /readyz). */
   ping(): Promise<void>;
+  /** Named locks shared by every process of the site (advisory locks on PostgreSQL). */
+  locks: SiteLocks;
   /** Flushes and closes; PGlite checkpoints first and releases its folder lock. */
   close(): Promise<void>;
 }
@@ -54,20 +57,20 @@ export async function openDatabase(options: {
     // a listener its error event would end the process.
     pool.on('error', (error) => log().warn({ err: error.message }, 'idle database connection lost'));
     const db = drizzlePg({ client: pool, schema });
+    const locks = postgresSiteLocks(() => pool.connect());
     // Several nodes may start at once over one server: the first to take the lock migrates, the
     // others wait and then find nothing left to apply (two at once would create the same tables).
-    const lock = await pool.connect();
     try {
-      await lock.query(`select pg_advisory_lock(hashtext('font-alliance migrations'))`);
-      await migratePg(db, { migrationsFolder });
-    } finally {
-      await lock.query(`select pg_advisory_unlock(hashtext('font-alliance migrations'))`).catch(() => undefined);
-      lock.release();
+      await withSiteLock(locks, 'migrations', () => migratePg(db, { migrationsFolder }));
+    } catch (error) {
+      await pool.end();
+      throw error;
     }
     return {
       db: db as unknown as Db,
       kind: 'postgres',
       ping: async () => void (await pool.query('select 1')),
+      locks,
       close: () => pool.end(),
     };
   }
@@ -94,6 +97,8 @@ export async function openDatabase(options: {
       db: db as unknown as Db,
       kind: 'pglite',
       ping: async () => void (await client.query('select 1')),
+      // One process serves an embedded database (its folder lock sees to that).
+      locks: processSiteLocks(),
       close: async () => {
         try {
           if (!client.closed) {
@@ -139,9 +144,62 @@ export function useDatabase(opened: Database): void {
   (globalThis as Slot)[SLOT] = Promise.resolve(opened);
 }
 
-/** Shorthand for the Drizzle handle of the process-wide database. */
+/** A transaction that every db() call of one piece of work joins (a write kept by its idempotency key). */
+interface WorkTransaction {
+  db: Db;
+  afterCommit: Array<() => Promise<void>>;
+}
+
+// On globalThis for the same reason as the database: the page bundle has its own copy of this module.
+const WORK = Symbol.for('font-alliance.work-transaction');
+function workTransactions(): AsyncLocalStorage<WorkTransaction> {
+  const slot = globalThis as { [WORK]?: AsyncLocalStorage<WorkTransaction> };
+  slot[WORK] ??= new AsyncLocalStorage();
+  return slot[WORK];
+}
+
+/** Thrown inside a work transaction to roll it back without an error. */
+const ROLL_BACK = Symbol('roll back');
+
+/**
+ * Runs `work` in one transaction of the process-wide database that every db() call made during it
+ * joins (an explicit db.transaction() inside becomes a savepoint), and commits it when `keep` says so
+ * of the answer, else rolls it back. Messages to other nodes sent meanwhile (afterCommit) go once it
+ * has committed. For PostgreSQL: one PGlite connection would wait for itself.
+ */
+export async function inWorkTransaction<T>(work: () => Promise<T>, keep: (value: T) => boolean): Promise<T> {
+  const opened = await database();
+  const afterCommit: WorkTransaction['afterCommit'] = [];
+  let value: { answer: T } | undefined;
+  try {
+    await opened.db.transaction(async (tx) => {
+      const answer = await workTransactions().run({ db: tx as unknown as Db, afterCommit }, work);
+      value = { answer };
+      if (!keep(answer)) throw ROLL_BACK;
+    });
+  } catch (error) {
+    if (error !== ROLL_BACK || !value) throw error;
+    return value.answer;
+  }
+  for (const task of afterCommit)
+    await task().catch((error: unknown) => log().warn({ err: error }, 'after-commit work failed'));
+  if (!value) throw new Error('work transaction ended without an answer');
+  return value.answer;
+}
+
+/**
+ * Runs `task` once what is being written is visible to other connections: at once, or when the work
+ * transaction it runs in commits (never, if it rolls back). For messages to other nodes about a write.
+ */
+export async function afterCommit(task: () => Promise<void>): Promise<void> {
+  const current = workTransactions().getStore();
+  if (current) current.afterCommit.push(task);
+  else await task();
+}
+
+/** Shorthand for the Drizzle handle of the process-wide database (the work transaction's, inside one). */
 export async function db(): Promise<Db> {
-  return (await database()).db;
+  return workTransactions().getStore()?.db ?? (await database()).db;
 }
 
 // Kept on globalThis like the database: the page bundle and scripts/start.ts load this module apart.

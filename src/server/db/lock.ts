@@ -73,3 +73,113 @@ export function acquireDirLock(dir: string): () => void {
   }
   throw new DatabaseLockedError(`Could not lock the database folder ${dir}; another process keeps taking it.`);
 }
+
+/** A lock held across every process of the site until released (or until its process dies). */
+export interface SiteLock {
+  release(): Promise<void>;
+}
+
+/**
+ * Named locks shared by every node of one site, for start-up work that writes shared state
+ * (migrations, seeding, sweeps): one node does it while the others wait or skip.
+ */
+export interface SiteLocks {
+  /** Waits until the lock named `name` is free and takes it. */
+  acquire(name: string): Promise<SiteLock>;
+  /** Takes the lock if it is free; answers undefined at once if another holds it. */
+  tryAcquire(name: string): Promise<SiteLock | undefined>;
+}
+
+/** Runs `work` holding the lock `name`, waiting for it first. */
+export async function withSiteLock<T>(locks: SiteLocks, name: string, work: () => Promise<T>): Promise<T> {
+  const lock = await locks.acquire(name);
+  try {
+    return await work();
+  } finally {
+    await lock.release();
+  }
+}
+
+/** One connection of a pool, as node-postgres's PoolClient offers it. */
+interface LockConnection {
+  query(text: string, values?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
+  release(destroy?: boolean): void;
+}
+
+/**
+ * PostgreSQL session advisory locks, each held on a connection of its own: the server frees it when
+ * that connection ends, so a node killed while it holds one hands it on at once (a node cut off by the
+ * network, once its connection times out).
+ */
+export function postgresSiteLocks(connect: () => Promise<LockConnection>): SiteLocks {
+  const sql = (verb: string) => `select ${verb}(hashtext('font-alliance ' || $1)) as taken`;
+  const held = (connection: LockConnection, name: string): SiteLock => {
+    let released = false;
+    return {
+      release: async () => {
+        if (released) return;
+        released = true;
+        try {
+          await connection.query(sql('pg_advisory_unlock'), [name]);
+          connection.release();
+        } catch {
+          // A connection that failed loses its locks with it; it is not put back in the pool.
+          connection.release(true);
+        }
+      },
+    };
+  };
+  return {
+    acquire: async (name) => {
+      const connection = await connect();
+      try {
+        await connection.query(sql('pg_advisory_lock'), [name]);
+      } catch (error) {
+        connection.release(true);
+        throw error;
+      }
+      return held(connection, name);
+    },
+    tryAcquire: async (name) => {
+      const connection = await connect();
+      let taken = false;
+      try {
+        taken = (await connection.query(sql('pg_try_advisory_lock'), [name])).rows[0]?.['taken'] === true;
+      } catch (error) {
+        connection.release(true);
+        throw error;
+      }
+      if (taken) return held(connection, name);
+      connection.release();
+      return undefined;
+    },
+  };
+}
+
+/** The locks of a site that one process serves (embedded PGlite): held in memory. */
+export function processSiteLocks(): SiteLocks {
+  const queues = new Map<string, Promise<void>>();
+  const holders = new Set<string>();
+  const take = (name: string): SiteLock => {
+    holders.add(name);
+    let free!: () => void;
+    const freed = new Promise<void>((resolve) => {
+      free = resolve;
+    });
+    queues.set(name, freed);
+    return {
+      release: async () => {
+        if (!holders.delete(name)) return;
+        if (queues.get(name) === freed) queues.delete(name);
+        free();
+      },
+    };
+  };
+  return {
+    acquire: async (name) => {
+      while (holders.has(name)) await queues.get(name);
+      return take(name);
+    },
+    tryAcquire: async (name) => (holders.has(name) ? undefined : take(name)),
+  };
+}

@@ -18,6 +18,7 @@ export function s3Config(config: Env = env()): S3Config | undefined {
   return {
     ...parseStorageUrl(config.STORAGE_URL),
     endpoint: config.S3_ENDPOINT,
+    publicEndpoint: config.S3_PUBLIC_URL,
     region: config.S3_REGION,
     credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
     forcePathStyle: config.S3_FORCE_PATH_STYLE,
@@ -33,7 +34,9 @@ export function storage(): Storage {
   const config = env();
   const bucket = s3Config(config);
   const root = path.join(config.dataDir, 'storage');
-  const where = bucket ? `${config.STORAGE_URL} at ${config.S3_ENDPOINT ?? 'AWS'}` : root;
+  const where = bucket
+    ? `${config.STORAGE_URL} at ${config.S3_ENDPOINT ?? 'AWS'} (${config.S3_PUBLIC_URL ?? ''})`
+    : root;
   if (cached?.where !== where) {
     cached = { where, storage: new HotStorage(bucket ? new S3Storage(bucket) : new LocalStorage(root)) };
   }

@@ -36,6 +36,11 @@ export interface S3Config {
   prefix: string;
   /** For S3-speaking services other than AWS (MinIO, Aliyun OSS, Tencent COS, Cloudflare R2). */
   endpoint?: string | undefined;
+  /**
+   * The address browsers reach the same service at, when the servers use a private one (a compose
+   * network's `http://minio:9000`): every URL handed to a browser is signed for it.
+   */
+  publicEndpoint?: string | undefined;
   region: string;
   /** Without them the SDK's own chain applies (instance roles, AWS_* variables). */
   credentials?: { accessKeyId: string; secretAccessKey: string } | undefined;
@@ -52,8 +57,10 @@ export function parseStorageUrl(url: string): { bucket: string; prefix: string }
 }
 
 /** The origin presigned URLs point at, which the browser's uploads must be allowed to reach. */
-export function bucketOrigin(config: Pick<S3Config, 'bucket' | 'endpoint' | 'region' | 'forcePathStyle'>): string {
-  const endpoint = new URL(config.endpoint ?? `https://s3.${config.region}.amazonaws.com`);
+export function bucketOrigin(
+  config: Pick<S3Config, 'bucket' | 'endpoint' | 'publicEndpoint' | 'region' | 'forcePathStyle'>,
+): string {
+  const endpoint = new URL(config.publicEndpoint ?? config.endpoint ?? `https://s3.${config.region}.amazonaws.com`);
   return config.forcePathStyle ? endpoint.origin : `${endpoint.protocol}//${config.bucket}.${endpoint.host}`;
 }
 
@@ -75,21 +82,26 @@ function rangeHeader(range: { start: number; end?: number }): string {
  */
 export class S3Storage implements Storage {
   readonly #client: S3Client;
+  /** Signs the URLs browsers are given: for the public address when there is one (SigV4 signs the host). */
+  readonly #presigner: S3Client;
   readonly #bucket: string;
   readonly #prefix: string;
   readonly #pageSize: number;
 
   constructor(config: S3Config) {
-    this.#client = new S3Client({
-      region: config.region,
-      ...(config.endpoint ? { endpoint: config.endpoint } : {}),
-      forcePathStyle: config.forcePathStyle,
-      ...(config.credentials ? { credentials: config.credentials } : {}),
-      // Checksums only where S3 demands them: a presigned PUT would otherwise carry the CRC of an
-      // empty body, and several S3-speaking services (OSS, COS, older MinIO) refuse the new headers.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+    const client = (endpoint: string | undefined) =>
+      new S3Client({
+        region: config.region,
+        ...(endpoint ? { endpoint } : {}),
+        forcePathStyle: config.forcePathStyle,
+        ...(config.credentials ? { credentials: config.credentials } : {}),
+        // Checksums only where S3 demands them: a presigned PUT would otherwise carry the CRC of an
+        // empty body, and several S3-speaking services (OSS, COS, older MinIO) refuse the new headers.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      });
+    this.#client = client(config.endpoint);
+    this.#presigner = config.publicEndpoint ? client(config.publicEndpoint) : this.#client;
     this.#bucket = config.bucket;
     this.#prefix = config.prefix ? `${config.prefix}/` : '';
     this.#pageSize = Math.min(config.pageSize ?? S3_PAGE, S3_PAGE);
@@ -268,7 +280,7 @@ export class S3Storage implements Storage {
       ContentLength: size,
       ContentType: type,
     });
-    const url = await getSignedUrl(this.#client, command, {
+    const url = await getSignedUrl(this.#presigner, command, {
       expiresIn: expiresSeconds,
       signingDate: now,
       signableHeaders: new Set(Object.keys(headers)),
@@ -283,6 +295,6 @@ export class S3Storage implements Storage {
       ResponseContentDisposition: disposition,
       ResponseContentType: type,
     });
-    return getSignedUrl(this.#client, command, { expiresIn: expiresSeconds, signingDate: now });
+    return getSignedUrl(this.#presigner, command, { expiresIn: expiresSeconds, signingDate: now });
   }
 }

@@ -1,4 +1,5 @@
 import { buffer } from 'node:stream/consumers';
+import { claimSiteRun } from '../cluster/site-task.ts';
 import { log } from '../log.ts';
 import { INCOMING_PREFIX, storage } from '../storage/index.ts';
 import { OUTPUTS_PREFIX, settleJobs } from './jobs.ts';
@@ -65,12 +66,15 @@ let timer: NodeJS.Timeout | undefined;
  */
 export function startToolsSweeper(): void {
   if (timer) return;
-  const sweep = () =>
-    void sweepToolFiles().then(
-      (removed) => removed > 0 && log().info({ removed }, 'expired tool files removed'),
-      (error: unknown) => log().error({ err: error }, 'tool files sweep failed'),
-    );
   const every = Math.min(10 * 60_000, Math.max(60_000, toolsTtlMs() / 4));
+  // One node of the site sweeps each time (cluster/site-task.ts); the others skip.
+  const sweep = () =>
+    void claimSiteRun('tools-sweep', every)
+      .then((mine) => (mine ? sweepToolFiles() : 0))
+      .then(
+        (removed) => removed > 0 && log().info({ removed }, 'expired tool files removed'),
+        (error: unknown) => log().error({ err: error }, 'tool files sweep failed'),
+      );
   timer = setInterval(sweep, every);
   timer.unref();
   sweep();

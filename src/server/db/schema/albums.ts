@@ -10,6 +10,7 @@ import {
   serial,
   text,
   timestamp,
+  unique,
 } from 'drizzle-orm/pg-core';
 import type { FontGroupType } from '../../../contract/content.ts';
 import type { PublicationStatus } from './content.ts';
@@ -29,6 +30,8 @@ export const fontGroups = pgTable(
   {
     kind: text('kind').$type<FontGroupType>().notNull(),
     id: integer('id').notNull().default(sql`nextval('font_group_id_seq')`),
+    // The file name of a seeded item (src/server/db/seed/content/<kind>/<slug>.md); null for editors' own.
+    slug: text('slug'),
     title: text('title').notNull(),
     summary: text('summary').notNull().default(''),
     descriptionHtml: text('description_html').notNull().default(''),
@@ -43,6 +46,7 @@ export const fontGroups = pgTable(
     check('font_groups_kind_check', sql`${t.kind} in ('album', 'heji')`),
     check('font_groups_status_check', sql`${t.status} in ('draft', 'published')`),
     index('font_groups_kind_status_sort_idx').on(t.kind, t.status, t.sort, t.publishedAt),
+    unique('font_groups_kind_slug_unique').on(t.kind, t.slug),
   ],
 );
 
@@ -69,6 +73,8 @@ export const cases = pgTable(
   'cases',
   {
     id: serial('id').primaryKey(),
+    // The file name of a seeded case (src/server/db/seed/content/case/<slug>.md); null for editors' own.
+    slug: text('slug').unique(),
     title: text('title').notNull(),
     client: text('client'),
     summary: text('summary').notNull().default(''),

@@ -1,4 +1,4 @@
-import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 // State that every node behind the load balancer must see alike (docs/operations.md, "Running several nodes").
 // Times come from the services' clock, not from the database's now(), so that tests can move time.
@@ -32,3 +32,24 @@ export const captchaVerifications = pgTable('captcha_verifications', {
   /** How many puzzles in a row the pass took. */
   rounds: integer('rounds').notNull(),
 });
+
+/**
+ * The answer to a write the browser marked with an `Idempotency-Key` (src/server/http/idempotency.ts),
+ * kept a day per client ('account:<id>' or 'ip:<hash>'), so that the same write sent again, after its
+ * node died before answering, is answered again instead of being done twice. The row is written in the
+ * write's own transaction: it exists exactly when the write was committed.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    /** Method, path and a hash of the body: the same key sent with another request is refused. */
+    fingerprint: text('fingerprint').notNull(),
+    status: integer('status').notNull(),
+    contentType: text('content_type').notNull(),
+    body: text('body').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_keys_expires_at_idx').on(t.expiresAt)],
+);

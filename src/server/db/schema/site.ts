@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, serial, text, timestamp, unique } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts.ts';
 import type { PublicationStatus } from './content.ts';
 
@@ -21,6 +21,8 @@ export const promotions = pgTable(
   (t) => [
     check('promotions_status_check', sql`${t.status} in ('draft', 'published')`),
     index('promotions_status_sort_idx').on(t.status, t.sort),
+    // The key seeding finds a promotion of site.json by, so that nodes starting together add it once.
+    unique('promotions_title_unique').on(t.title),
   ],
 );
 
@@ -34,7 +36,7 @@ export const friendLinks = pgTable(
     logoKey: text('logo_key'),
     sort: integer('sort').notNull().default(0),
   },
-  (t) => [index('friend_links_sort_idx').on(t.sort)],
+  (t) => [index('friend_links_sort_idx').on(t.sort), unique('friend_links_url_unique').on(t.url)],
 );
 
 /** A navigation column (web-column) of a given type, e.g. the header or footer menu. */
@@ -47,7 +49,7 @@ export const columns = pgTable(
     path: text('path').notNull(),
     sort: integer('sort').notNull().default(0),
   },
-  (t) => [index('columns_type_sort_idx').on(t.type, t.sort)],
+  (t) => [index('columns_type_sort_idx').on(t.type, t.sort), unique('columns_type_path_unique').on(t.type, t.path)],
 );
 
 /** A search keyword suggested to visitors, heavier first. */
@@ -70,7 +72,10 @@ export const ads = pgTable(
     startsAt: timestamp('starts_at', { withTimezone: true }),
     endsAt: timestamp('ends_at', { withTimezone: true }),
   },
-  (t) => [index('ads_position_sort_idx').on(t.position, t.sort)],
+  (t) => [
+    index('ads_position_sort_idx').on(t.position, t.sort),
+    unique('ads_position_title_unique').on(t.position, t.title),
+  ],
 );
 
 /** A message left on the contact form (messageBoard), by a visitor or a signed-in user. */
@@ -116,7 +121,10 @@ export const contributeTemplates = pgTable(
     title: text('title').notNull(),
     contentHtml: text('content_html').notNull().default(''),
   },
-  (t) => [index('contribute_templates_type_idx').on(t.type)],
+  (t) => [
+    index('contribute_templates_type_idx').on(t.type),
+    unique('contribute_templates_type_title_unique').on(t.type, t.title),
+  ],
 );
 
 /**

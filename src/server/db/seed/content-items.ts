@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import { type CoverRequest, ensureCover, slugOfCoverKey } from '../../content/covers.ts';
 import { renderMarkdown } from '../../content/html.ts';
 import type { Storage } from '../../storage/index.ts';
@@ -36,15 +36,6 @@ export interface SeedItemContext {
  */
 export function articleSlug(file: Pick<ContentFile, 'kind' | 'slug'>): string {
   return `${file.kind}/${file.slug}`;
-}
-
-/**
- * Albums, collections and cases have no slug column; their seeded rows are recognised by their
- * cover key, which is made from the slug (covers/<kind>/<slug>-<hash>.webp) and which editing the
- * item keeps. This one query is the place to change should the tables gain a slug.
- */
-function coverKeyPattern(kind: string, slug: string) {
-  return `^covers/${kind}/${slug}-[0-9a-f]{12}\\.webp$`;
 }
 
 /** Resolves the font list of a file to family ids: family gnos or child font gnos, unknown ones reported. */
@@ -119,7 +110,34 @@ export async function ensureArticleTag(db: Db, kind: ArticleKind, name: string):
   return ensureArticleTag(db, kind, name);
 }
 
-/** Seeds an article file (news, baike, zixun) unless its row exists; an existing row is never changed. */
+/**
+ * Answers whether the item of a file is in the database: an article by its slug ('news/<slug>'), an
+ * album, collection or case by the file name it was seeded from (their `slug`).
+ */
+export async function itemExists(db: Db, file: ContentFile): Promise<boolean> {
+  if (file.kind === 'album' || file.kind === 'heji') {
+    const kind = file.kind;
+    const [row] = await db
+      .select({ id: fontGroups.id })
+      .from(fontGroups)
+      .where(and(eq(fontGroups.kind, kind), eq(fontGroups.slug, file.slug)));
+    return row !== undefined;
+  }
+  if (file.kind === 'case') {
+    const [row] = await db.select({ id: cases.id }).from(cases).where(eq(cases.slug, file.slug));
+    return row !== undefined;
+  }
+  const [row] = await db
+    .select({ id: articles.id })
+    .from(articles)
+    .where(eq(articles.slug, articleSlug(file)));
+  return row !== undefined;
+}
+
+/**
+ * Seeds an article file (news, baike, zixun) unless its row exists (whose cover may be drawn again).
+ * The slug is unique, so of two seeders adding the same file at once one row is written.
+ */
 export async function seedArticle(ctx: SeedItemContext, file: ContentFile): Promise<ItemOutcome> {
   if (file.kind !== 'news' && file.kind !== 'baike' && file.kind !== 'zixun')
     throw new Error(`not an article: ${file.kind}`);
@@ -172,14 +190,14 @@ export async function seedArticle(ctx: SeedItemContext, file: ContentFile): Prom
   return inserted.length > 0 ? 'added' : 'kept';
 }
 
-/** Seeds an album or collection (heji) file with its fonts unless a row made from it exists. */
+/** Seeds an album or collection (heji) file with its fonts unless a row of its kind and slug exists. */
 export async function seedFontGroup(ctx: SeedItemContext, file: ContentFile, sort: number): Promise<ItemOutcome> {
   if (file.kind !== 'album' && file.kind !== 'heji') throw new Error(`not a font group: ${file.kind}`);
   const kind = file.kind;
   const [existing] = await ctx.db
     .select({ id: fontGroups.id, title: fontGroups.title, coverKey: fontGroups.coverKey })
     .from(fontGroups)
-    .where(and(eq(fontGroups.kind, kind), sql`${fontGroups.coverKey} ~ ${coverKeyPattern(kind, file.slug)}`));
+    .where(and(eq(fontGroups.kind, kind), eq(fontGroups.slug, file.slug)));
   if (existing) {
     const members = await ctx.db
       .select({ gno: fontFamilies.gno })
@@ -203,6 +221,7 @@ export async function seedFontGroup(ctx: SeedItemContext, file: ContentFile, sor
     fonts: await familyGnos(ctx.db, familyIds),
   });
   const values = {
+    slug: file.slug,
     title: file.title,
     summary: file.summary,
     descriptionHtml: renderMarkdown(file.body),
@@ -211,25 +230,27 @@ export async function seedFontGroup(ctx: SeedItemContext, file: ContentFile, sor
     sort: file.sort ?? sort,
     publishedAt: file.publishedAt ?? new Date(),
   };
-  await ctx.db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(fontGroups)
       .values({ ...values, kind })
+      .onConflictDoNothing()
       .returning({ id: fontGroups.id });
-    if (row && familyIds.length > 0)
+    if (!row) return 'kept';
+    if (familyIds.length > 0)
       await tx
         .insert(fontGroupFonts)
         .values(familyIds.map((familyId, index) => ({ kind, groupId: row.id, familyId, sort: index })));
+    return 'added';
   });
-  return 'added';
 }
 
-/** Seeds a case file unless a row made from it exists; the first font it names is the case's family. */
+/** Seeds a case file unless a row of its slug exists; the first font it names is the case's family. */
 export async function seedCase(ctx: SeedItemContext, file: ContentFile, sort: number): Promise<ItemOutcome> {
   const [existing] = await ctx.db
     .select({ id: cases.id, title: cases.title, coverKey: cases.coverKey, familyId: cases.familyId })
     .from(cases)
-    .where(sql`${cases.coverKey} ~ ${coverKeyPattern('case', file.slug)}`);
+    .where(eq(cases.slug, file.slug));
   if (existing) {
     const fonts = await familyGnos(ctx.db, existing.familyId ? [existing.familyId] : []);
     return redrawCover(ctx, existing.coverKey, { kind: 'case', slug: file.slug, title: existing.title, fonts }, (key) =>
@@ -243,16 +264,21 @@ export async function seedCase(ctx: SeedItemContext, file: ContentFile, sort: nu
     title: file.title,
     fonts: await familyGnos(ctx.db, familyIds),
   });
-  await ctx.db.insert(cases).values({
-    title: file.title,
-    client: file.client ?? null,
-    summary: file.summary,
-    bodyHtml: renderMarkdown(file.body),
-    coverKey,
-    familyId: familyIds[0] ?? null,
-    status: 'published',
-    sort: file.sort ?? sort,
-    publishedAt: file.publishedAt ?? new Date(),
-  });
-  return 'added';
+  const inserted = await ctx.db
+    .insert(cases)
+    .values({
+      slug: file.slug,
+      title: file.title,
+      client: file.client ?? null,
+      summary: file.summary,
+      bodyHtml: renderMarkdown(file.body),
+      coverKey,
+      familyId: familyIds[0] ?? null,
+      status: 'published',
+      sort: file.sort ?? sort,
+      publishedAt: file.publishedAt ?? new Date(),
+    })
+    .onConflictDoNothing()
+    .returning({ id: cases.id });
+  return inserted.length > 0 ? 'added' : 'kept';
 }

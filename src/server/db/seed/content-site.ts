@@ -19,38 +19,47 @@ function textSlug(prefix: string, text: string): string {
 /**
  * Seeds the site-wide tables from site.json. Each row is added only when its natural key is
  * absent (friend link by address, keyword by word, column by type and path, promotion by title,
- * ad by position and title, template by type and title), so running it again adds only new entries.
- * Answers how many rows were added.
+ * ad by position and title, template by type and title); the keys are unique in the database, so
+ * nodes seeding at once add each row once. Promotions and ads get a cover drawn in a library font
+ * (a kept one is drawn again when what it is drawn from changed, unless `redraw` is false): with
+ * `canDraw` answering false for their kind, they wait for a later run. Answers how many rows were
+ * added and how many wait.
  */
 export async function seedSiteTables(
   ctx: SeedItemContext,
   site: SiteData,
   yieldNow: () => Promise<void>,
-): Promise<number> {
+  { canDraw = () => true, redraw = true }: { canDraw?: (kind: 'promotion' | 'ad') => boolean; redraw?: boolean } = {},
+): Promise<{ added: number; waiting: number }> {
   const { db, storage } = ctx;
   let added = 0;
-
-  for (const link of site.friendLinks) {
-    const [found] = await db.select({ id: friendLinks.id }).from(friendLinks).where(eq(friendLinks.url, link.url));
-    if (found) continue;
-    await db.insert(friendLinks).values(link);
-    added++;
-  }
-
-  if (site.keywords.length > 0) {
-    const rows = await db.insert(keywords).values(site.keywords).onConflictDoNothing().returning({ id: keywords.id });
+  let waiting = 0;
+  const count = (rows: unknown[]) => {
     added += rows.length;
-  }
+  };
 
-  for (const column of site.columns) {
-    const [found] = await db
-      .select({ id: columns.id })
-      .from(columns)
-      .where(and(eq(columns.type, column.type), eq(columns.path, column.path)));
-    if (found) continue;
-    await db.insert(columns).values(column);
-    added++;
-  }
+  if (site.friendLinks.length > 0)
+    count(
+      await db.insert(friendLinks).values(site.friendLinks).onConflictDoNothing().returning({ id: friendLinks.id }),
+    );
+  if (site.keywords.length > 0)
+    count(await db.insert(keywords).values(site.keywords).onConflictDoNothing().returning({ id: keywords.id }));
+  if (site.columns.length > 0)
+    count(await db.insert(columns).values(site.columns).onConflictDoNothing().returning({ id: columns.id }));
+  if (site.contributeTemplates.length > 0)
+    count(
+      await db
+        .insert(contributeTemplates)
+        .values(
+          site.contributeTemplates.map((template) => ({
+            type: template.type,
+            title: template.title,
+            contentHtml: renderMarkdown(template.content),
+          })),
+        )
+        .onConflictDoNothing()
+        .returning({ id: contributeTemplates.id }),
+    );
 
   for (const [index, promotion] of site.promotions.entries()) {
     const slug = textSlug('promotion', promotion.title);
@@ -58,6 +67,12 @@ export async function seedSiteTables(
       .select({ id: promotions.id, coverKey: promotions.coverKey })
       .from(promotions)
       .where(eq(promotions.title, promotion.title));
+    if (!canDraw('promotion')) {
+      // A kept one keeps its cover until its fonts are there.
+      if (!found) waiting++;
+      continue;
+    }
+    if (found && !redraw) continue;
     if (found) {
       const outcome = await redrawCover(
         ctx,
@@ -69,18 +84,23 @@ export async function seedSiteTables(
       continue;
     }
     const coverKey = await ensureCover(db, storage, { kind: 'promotion', slug, title: promotion.title });
-    await db.insert(promotions).values({
-      title: promotion.title,
-      summary: promotion.summary,
-      bodyHtml: renderMarkdown(promotion.body),
-      coverKey,
-      linkUrl: promotion.linkUrl ?? null,
-      startsAt: promotion.startsAt ?? null,
-      endsAt: promotion.endsAt ?? null,
-      status: 'published',
-      sort: site.promotions.length - index,
-    });
-    added++;
+    count(
+      await db
+        .insert(promotions)
+        .values({
+          title: promotion.title,
+          summary: promotion.summary,
+          bodyHtml: renderMarkdown(promotion.body),
+          coverKey,
+          linkUrl: promotion.linkUrl ?? null,
+          startsAt: promotion.startsAt ?? null,
+          endsAt: promotion.endsAt ?? null,
+          status: 'published',
+          sort: site.promotions.length - index,
+        })
+        .onConflictDoNothing()
+        .returning({ id: promotions.id }),
+    );
     await yieldNow();
   }
 
@@ -90,6 +110,11 @@ export async function seedSiteTables(
       .select({ id: ads.id, imageKey: ads.imageKey })
       .from(ads)
       .where(and(eq(ads.position, ad.position), eq(ads.title, ad.title)));
+    if (!canDraw('ad')) {
+      if (!found) waiting++;
+      continue;
+    }
+    if (found && !redraw) continue;
     if (found) {
       const outcome = await redrawCover(ctx, found.imageKey, { kind: 'ad', slug, title: ad.title }, (key) =>
         db.update(ads).set({ imageKey: key }).where(eq(ads.id, found.id)),
@@ -98,29 +123,20 @@ export async function seedSiteTables(
       continue;
     }
     const imageKey = await ensureCover(db, storage, { kind: 'ad', slug, title: ad.title });
-    await db.insert(ads).values({
-      position: ad.position,
-      title: ad.title,
-      imageKey,
-      linkUrl: ad.linkUrl ?? null,
-      sort: site.ads.length - index,
-    });
-    added++;
+    count(
+      await db
+        .insert(ads)
+        .values({
+          position: ad.position,
+          title: ad.title,
+          imageKey,
+          linkUrl: ad.linkUrl ?? null,
+          sort: site.ads.length - index,
+        })
+        .onConflictDoNothing()
+        .returning({ id: ads.id }),
+    );
     await yieldNow();
   }
-
-  for (const template of site.contributeTemplates) {
-    const [found] = await db
-      .select({ id: contributeTemplates.id })
-      .from(contributeTemplates)
-      .where(and(eq(contributeTemplates.type, template.type), eq(contributeTemplates.title, template.title)));
-    if (found) continue;
-    await db.insert(contributeTemplates).values({
-      type: template.type,
-      title: template.title,
-      contentHtml: renderMarkdown(template.content),
-    });
-    added++;
-  }
-  return added;
+  return { added, waiting };
 }

@@ -17,8 +17,9 @@ function expo(name: string, version: string, size: number, integrity: string): R
 }
 
 /**
- * The families seeded before the server answers: the ones the site's own articles, albums and cases
- * show (their covers are drawn in them), so the seeded content finds them all.
+ * The families the site's own articles, albums and cases show (their covers are drawn in them). All
+ * families are seeded once the server answers; the ones the content names come first, whichever
+ * list holds them (library-plan.ts, seedingOrder).
  */
 export const FIRST_FAMILIES: readonly CatalogueEntry[] = [
   {
@@ -254,7 +255,7 @@ export const FIRST_FAMILIES: readonly CatalogueEntry[] = [
 ];
 
 /**
- * The rest of the library, seeded in the background once the server answers (smallest first), each
+ * The rest of the library, seeded after the families the content names (smallest first), each
  * family shown as soon as it is indexed: more Chinese families and Japanese ones with kanji.
  */
 export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
@@ -710,13 +711,3 @@ export const FIXTURE_CATALOGUE: readonly CatalogueEntry[] = [
   fixture('ma-shan-zheng'),
   fixture('noto-sans-sc'),
 ];
-
-/** The families of a FONT_SEED source seeded before the server answers, and those seeded after. */
-export function libraryParts(source: 'registry' | 'fixtures'): {
-  first: readonly CatalogueEntry[];
-  background: readonly CatalogueEntry[];
-} {
-  return source === 'registry'
-    ? { first: FIRST_FAMILIES, background: [...BACKGROUND_FAMILIES, ...SLICED_FAMILIES] }
-    : { first: FIXTURE_CATALOGUE, background: [] };
-}

@@ -24,6 +24,36 @@ export class IntegrityError extends Error {
   override name = 'IntegrityError';
 }
 
+/**
+ * Thrown when the registry cannot be reached at all (no network, no name resolution, refused): every
+ * other package would fail the same way, so seeding stops until it is tried again.
+ */
+export class RegistryUnreachableError extends Error {
+  override name = 'RegistryUnreachableError';
+}
+
+// What fetch's cause says when no connection could be made, as opposed to one that broke off.
+const UNREACHABLE_CODES = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNREFUSED',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'ENETDOWN',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+function isUnreachable(error: unknown): boolean {
+  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return true;
+    // Several addresses tried (IPv4 and IPv6) fail as one AggregateError.
+    const errors = (current as { errors?: unknown }).errors;
+    if (Array.isArray(errors) && errors.length > 0 && errors.every(isUnreachable)) return true;
+  }
+  return false;
+}
+
 const FONT_FILE = /\.ttf$/i;
 const LICENSE_FILE = 'LICENSE_FONT';
 const DOWNLOAD_ATTEMPTS = 3;
@@ -151,6 +181,12 @@ export async function ensureTarball(options: {
       if (error instanceof IntegrityError || options.signal?.aborted || attempt === DOWNLOAD_ATTEMPTS) break;
       await delay(1000 * 2 ** (attempt - 1));
     }
+  }
+  if (isUnreachable(lastError)) {
+    const cause = lastError instanceof Error ? (lastError.cause as Error | undefined)?.message : undefined;
+    throw new RegistryUnreachableError(`${new URL(url).origin} cannot be reached (${cause ?? String(lastError)})`, {
+      cause: lastError,
+    });
   }
   throw lastError;
 }

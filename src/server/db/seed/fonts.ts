@@ -11,6 +11,7 @@ import { discardUnsavedFiles, indexFaces, isFamilySeeded, type SourceStamp, save
 import {
   ensureTarball,
   type FamilyFiles,
+  RegistryUnreachableError,
   readFixtureFiles,
   rebuildSlicedFiles,
   tarballCachePath,
@@ -37,7 +38,7 @@ export interface SeedFontsOptions {
   db?: Db;
   /** Defaults to the configured storage. */
   storage?: Storage;
-  /** Defaults to FONT_CATALOGUE or FIXTURE_CATALOGUE according to `source`. */
+  /** The families to seed, in this order; defaults to FONT_CATALOGUE or FIXTURE_CATALOGUE according to `source`. */
   catalogue?: readonly CatalogueEntry[];
   /** Defaults to tests/fixtures/fonts under the working directory. */
   fixturesDir?: string;
@@ -53,11 +54,14 @@ export interface SeedFontsResult {
   skipped: string[];
   failed: Array<{ gno: string; error: string }>;
   downloadedBytes: number;
+  /** Why the run stopped early when the registry could not be reached at all; the rest were not tried. */
+  unreachable?: string;
 }
 
 const PROGRESS_INTERVAL_MS = 100;
 
-function sizeOf(entry: CatalogueEntry): number {
+/** A family's package size in bytes (0 for a fixture folder). */
+export function sizeOf(entry: CatalogueEntry): number {
   return entry.source.kind === 'fixture' ? 0 : entry.source.size;
 }
 
@@ -89,7 +93,7 @@ async function needsDownload(entry: CatalogueEntry, cacheDir: string): Promise<b
 }
 
 /**
- * Seeds the font library: the font dictionary, then every catalogue family, smallest first. For
+ * Seeds the font library: the font dictionary, then every catalogue family in the order given. For
  * the registry, each package's tarball is fetched into `${DATA_DIR}/cache/npm` (reused while its
  * integrity matches), its TTFs and LICENSE_FONT are unpacked, each font is read and stored under
  * `fonts/<gno>/`, and the rows are written. Families already seeded from the same source with
@@ -101,8 +105,7 @@ export async function seedFonts(options: SeedFontsOptions): Promise<SeedFontsRes
   const store = options.storage ?? configuredStorage();
   const fixturesDir = path.resolve(options.fixturesDir ?? 'tests/fixtures/fonts');
   const cacheDir = path.join(config.dataDir, 'cache', 'npm');
-  const catalogue = [...(options.catalogue ?? (options.source === 'registry' ? FONT_CATALOGUE : FIXTURE_CATALOGUE))];
-  catalogue.sort((a, b) => sizeOf(a) - sizeOf(b));
+  const catalogue = options.catalogue ?? (options.source === 'registry' ? FONT_CATALOGUE : FIXTURE_CATALOGUE);
 
   await seedFontDicts(database);
 
@@ -141,6 +144,12 @@ export async function seedFonts(options: SeedFontsOptions): Promise<SeedFontsRes
   try {
     for (const { entry, stamp } of pending) {
       if (options.signal?.aborted) break;
+      // Once the registry cannot be reached, only families already in the download cache are seeded.
+      if (result.unreachable && (await needsDownload(entry, cacheDir))) {
+        result.failed.push({ gno: entry.gno, error: `not tried: ${result.unreachable}` });
+        progress.familiesDone++;
+        continue;
+      }
       const started = performance.now();
       const stored: string[] = [];
       const workDir = path.join(config.dataDir, 'cache', 'tmp', `${entry.gno}-${randomUUID()}`);
@@ -191,7 +200,8 @@ export async function seedFonts(options: SeedFontsOptions): Promise<SeedFontsRes
         if (options.signal?.aborted) break;
         const message = error instanceof Error ? error.message : String(error);
         result.failed.push({ gno: entry.gno, error: message });
-        log().warn({ gno: entry.gno, err: error }, 'font family could not be seeded');
+        if (error instanceof RegistryUnreachableError) result.unreachable = message;
+        else log().warn({ gno: entry.gno, err: error }, 'font family could not be seeded');
       } finally {
         await fsp.rm(workDir, { recursive: true, force: true });
         progress.familiesDone++;
