@@ -59,7 +59,7 @@ const schema = z.object({
   FONT_SEED: z.enum(['registry', 'fixtures', 'none']).default('registry'),
   NPM_REGISTRY: z.url().default('https://registry.npmjs.org'),
   SUBSET_WORKERS: z.coerce.number().int().min(1).max(32).optional(),
-  SUBSET_FACE_CACHE_MB: z.coerce.number().int().min(16).max(16_384).default(256),
+  SUBSET_FACE_CACHE_MB: z.coerce.number().int().min(16).max(16_384).default(128),
   // Font tools (docs/tools.md).
   TOOLS_MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(2048).default(50),
   TOOLS_TEMP_TTL_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),

@@ -47,8 +47,11 @@ await closeDatabase();
 // The server, with the probe that reports its event loop and memory on SIGUSR2.
 const port = Number(process.env['BENCH_PORT'] ?? 4700 + (process.pid % 200));
 const base = `http://127.0.0.1:${port}`;
-// SOAK_NODE_ARGS adds Node options to the server (`--cpu-prof` to see what holds its event loop).
-const nodeArgs = (process.env['SOAK_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+// The server runs with the Node options `npm start` gives it (the size of V8's young generation),
+// and SOAK_NODE_ARGS adds more (`--cpu-prof` to see what holds its event loop).
+const packageJson = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
+const startArgs = packageJson.scripts.start.split(' ').filter((arg) => arg.startsWith('--'));
+const nodeArgs = [...startArgs, ...(process.env['SOAK_NODE_ARGS'] ?? '').split(' ').filter(Boolean)];
 const server: ChildProcess = spawn(
   process.execPath,
   [...nodeArgs, '--import', './tests/bench/loop-delay.ts', 'scripts/start.ts'],

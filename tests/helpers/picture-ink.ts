@@ -30,3 +30,21 @@ export function iou(a: ArrayLike<number | string>, b: ArrayLike<number | string>
   }
   return either === 0 ? 1 : both / either;
 }
+
+/**
+ * The mask of a square picture `size` pixels wide with every ink pixel's eight neighbours inked
+ * too: two renderers antialias a hairline stroke a pixel apart, so comparing widened masks asks
+ * whether the same strokes are in the same places, and a word moved by a few pixels still disagrees.
+ */
+export function widen(mask: Uint8Array, size: number): Uint8Array {
+  const out = new Uint8Array(mask.length);
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      if (!mask[y * size + x]) continue;
+      for (let dy = Math.max(0, y - 1); dy <= Math.min(size - 1, y + 1); dy++) {
+        for (let dx = Math.max(0, x - 1); dx <= Math.min(size - 1, x + 1); dx++) out[dy * size + dx] = 1;
+      }
+    }
+  }
+  return out;
+}
