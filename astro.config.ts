@@ -77,7 +77,10 @@ export default defineConfig({
   ],
   server: { port: 4321 },
   trailingSlash: 'never',
-  build: { format: 'file' },
+  // Every stylesheet is written into the page: a page's CSS (20–60 KB, 5–12 KB compressed) costs less
+  // than the round trips of the eight to ten small files it is split into, which all block the first
+  // paint on a phone network. Scripts stay files (below).
+  build: { format: 'file', inlineStylesheets: 'always' },
   vite: {
     // Page scripts stay files, never inlined into the page: the Content-Security-Policy allows
     // scripts from this origin and only the inline scripts it knows by hash (src/server/http/csp.ts).

@@ -66,7 +66,7 @@ export default defineConfig({
       // custom-font journey are editors from registration on, and so is the editor who walks every
       // signed-in page (narrow.spec.ts).
       EDITOR_ACCOUNTS:
-        'reviewer@example.com,video-editor@example.com,service-editor@example.com,route-walker@example.com',
+        'reviewer@example.com,video-editor@example.com,service-editor@example.com,route-walker@example.com,long-name-walker@example.com',
       SITE_ICP: '京ICP备20260001号-1',
       SITE_PSB: '京公网安备11010502000001号',
       CONTACT_EMAIL: 'hello@font-alliance.example',

@@ -6,12 +6,14 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { CLOUD_SAMPLE_WIDTHS } from '../src/contract/word-cloud.ts';
 import { closeDatabase, database } from '../src/server/db/client.ts';
 import { seedLibraryInBackground } from '../src/server/db/seed/background.ts';
 import { seedBeforeServing } from '../src/server/db/seed/index.ts';
 import { EnvError, env } from '../src/server/env.ts';
 import { withAnswerCache } from '../src/server/http/answer-cache.ts';
 import { withDirectApi } from '../src/server/http/direct-api.ts';
+import { guardServer, withRequestGuards } from '../src/server/http/request-guards.ts';
 import { withSecurityHeaders } from '../src/server/http/security-headers.ts';
 import { withCompressedAssets } from '../src/server/http/static-assets.ts';
 import { withPageCache } from '../src/server/isr/isr-node.ts';
@@ -22,7 +24,7 @@ import { prepareIdentification } from '../src/server/tools/identify/service.ts';
 import { ensureBuilt } from './lib/build.ts';
 import { createProgress } from './lib/progress.ts';
 import { onStopSignal } from './lib/shutdown.ts';
-import { warmFontLibrary } from './lib/warm.ts';
+import { warmFontLibrary, warmWordCloudSample } from './lib/warm.ts';
 
 const dotenv = path.join(PROJECT_ROOT, '.env');
 if (fs.existsSync(dotenv)) process.loadEnvFile(dotenv);
@@ -48,12 +50,17 @@ async function main(): Promise<void> {
   process.env['ASTRO_NODE_AUTOSTART'] = 'disabled';
   const entry = pathToFileURL(path.join(DIST_DIR, 'server', 'entry.mjs')).href;
   const { handler } = (await import(entry)) as { handler: http.RequestListener };
-  // Fingerprinted assets go out compressed, and cached API answers and fresh cached pages straight
+  // Methods and request bodies are held to the server's rules first (http/request-guards.ts);
+  // fingerprinted assets go out compressed, and cached API answers and fresh cached pages straight
   // to the socket; other API calls go to the API app, everything else to Astro.
-  const server = http.createServer(
-    withSecurityHeaders(
-      withLivenessProbe(
-        withCompressedAssets(withAnswerCache(withDirectApi(withPageCache(handler))), path.join(DIST_DIR, 'client')),
+  const server = guardServer(
+    http.createServer(
+      withSecurityHeaders(
+        withRequestGuards(
+          withLivenessProbe(
+            withCompressedAssets(withAnswerCache(withDirectApi(withPageCache(handler))), path.join(DIST_DIR, 'client')),
+          ),
+        ),
       ),
     ),
   );
@@ -71,6 +78,7 @@ async function main(): Promise<void> {
   await warmFontLibrary(self);
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   console.log(`${config.SITE_TITLE} is ready at http://${shownHost}:${config.PORT}`);
+  void warmWordCloudSample(self, CLOUD_SAMPLE_WIDTHS);
   // The library arrives while the site is served (by one node of several); pages show each family at once.
   const library = seedLibraryInBackground();
   // Font identification draws every library face's references ahead, between its requests.

@@ -13,6 +13,7 @@ interface ReportedPackage {
 /** What `npm audit --json` prints: vulnerabilities, or an error when the registry cannot answer. */
 export interface AuditReport {
   vulnerabilities?: Record<string, ReportedPackage>;
+  metadata?: { dependencies?: { prod?: number; total?: number } };
   statusCode?: number;
   message?: string;
   error?: { code?: string; summary?: string; detail?: string };
@@ -29,20 +30,46 @@ export interface AuditException {
   until: string;
 }
 
-/** The verdict: pass or fail, what failed, and what was accepted. */
+/**
+ * The verdict. `passed` and `failed` mean the registry was asked and answered; `unavailable` means it
+ * did not check at all (the registry refused the audit endpoint or could not be reached), which is
+ * neither a pass nor a failure and is reported as such.
+ */
 export interface AuditVerdict {
   status: 'passed' | 'failed' | 'unavailable';
   failures: string[];
   accepted: string[];
+  /** Production packages the registry checked (0 unless it answered). */
+  checked: number;
+}
+
+/**
+ * The exit code of `npm run audit` when nothing was checked: not 0, since nothing was shown to be
+ * safe, and not 1, so that `npm test` tells it apart from a known advisory (scripts/test.ts).
+ */
+export const AUDIT_NOT_CHECKED_EXIT = 3;
+
+/** Errors that mean the registry could not be reached, not that our dependencies are broken. */
+const NETWORK_ERRORS = new Set(['ENOTFOUND', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EAI_AGAIN', 'EHOSTUNREACH']);
+
+/**
+ * What a report without vulnerabilities means: a registry that answered the audit call with an
+ * HTTP error (a mirror without the endpoint answers 404 or 405) or could not be reached did not
+ * check; any other error (no lockfile, a broken install, output that is not a report) is ours to fix
+ * and fails.
+ */
+function withoutReport(report: AuditReport): AuditVerdict {
+  const reason = report.message || report.error?.summary || report.error?.code || 'npm audit printed no report';
+  const refused = typeof report.statusCode === 'number' && report.statusCode >= 400;
+  const unreachable = NETWORK_ERRORS.has(report.error?.code ?? '');
+  return { status: refused || unreachable ? 'unavailable' : 'failed', failures: [reason], accepted: [], checked: 0 };
 }
 
 const SEVERE = new Set(['high', 'critical']);
 
 /** Judges a report against the accepted exceptions on `today` (YYYY-MM-DD). */
 export function judgeAudit(report: AuditReport, exceptions: AuditException[], today: string): AuditVerdict {
-  if (!report.vulnerabilities) {
-    return { status: 'unavailable', failures: [report.message ?? report.error?.summary ?? 'no report'], accepted: [] };
-  }
+  if (!report.vulnerabilities) return withoutReport(report);
   const failures: string[] = [];
   const accepted: string[] = [];
   for (const pkg of Object.values(report.vulnerabilities)) {
@@ -56,5 +83,6 @@ export function judgeAudit(report: AuditReport, exceptions: AuditException[], to
       else accepted.push(`${line}: accepted until ${exception.until} (${exception.reason}, ${exception.reviewedBy})`);
     }
   }
-  return { status: failures.length > 0 ? 'failed' : 'passed', failures, accepted };
+  const checked = report.metadata?.dependencies?.prod ?? report.metadata?.dependencies?.total ?? 0;
+  return { status: failures.length > 0 ? 'failed' : 'passed', failures, accepted, checked };
 }

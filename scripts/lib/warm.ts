@@ -32,3 +32,19 @@ export async function warmFontLibrary(origin: string): Promise<void> {
     log().warn({ err: error }, 'could not warm the font library');
   }
 }
+
+/**
+ * Draws the word-cloud tool's sample at the widths its page lists, in the background once the site
+ * is ready: the picture is that page's largest paint, and drawing it takes seconds the first time.
+ */
+export async function warmWordCloudSample(origin: string, widths: readonly string[]): Promise<void> {
+  try {
+    for (const width of widths) {
+      const answer = await fetch(`${origin}/tools/api/word-cloud/sample.webp?w=${width}`);
+      await answer.arrayBuffer();
+      if (!answer.ok) throw new Error(`the word-cloud sample answered ${answer.status}`);
+    }
+  } catch (error) {
+    log().warn({ err: error }, 'could not draw the word-cloud sample ahead');
+  }
+}

@@ -1,8 +1,15 @@
-import type { ChildFontResource, DownloadLink, FontResource } from '../contract/fonts.ts';
+import type {
+  ChildFontResource,
+  DownloadLink,
+  FontCoverageAnswer,
+  FontCoverageRequest,
+  FontResource,
+  GlyphDetail,
+} from '../contract/fonts.ts';
 import { API_BASE, get, http } from './http.ts';
 import type { Id, Page, PageQuery, Query } from './types.ts';
 
-export type { ChildFontResource, DownloadLink, FontResource };
+export type { ChildFontResource, DownloadLink, FontCoverageAnswer, FontResource, GlyphDetail };
 
 /** A font dictionary entry; `dictNumber` is compared as text (SPEC §3). */
 export interface FontDict {
@@ -58,3 +65,16 @@ export const subsetFonts = (items: SubsetRequestItem[], { embed = false } = {}) 
     body: items,
     ...(embed ? { query: { embed: 'woff2' } } : {}),
   });
+
+/** Which families have every character of a text, and what each of the others lacks (「包含这些字」). */
+export const fontCoverage = (body: FontCoverageRequest, signal?: AbortSignal) =>
+  http<FontCoverageAnswer>('/web/api/font/coverage', {
+    method: 'POST',
+    body,
+    quiet: true,
+    ...(signal ? { signal } : {}),
+  });
+
+/** One character of a face: whether it has it, and its outline and metrics. */
+export const getGlyphDetail = (gno: string, char: string) =>
+  http<GlyphDetail>('/web/api/font/glyph', { query: { gno, char }, quiet: true });

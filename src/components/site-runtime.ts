@@ -3,6 +3,7 @@
 
 import { installChunkReloadGuard } from '../lib/chunk-reload.ts';
 import { goLive } from '../lib/early-clicks.ts';
+import { plainLinkClick } from '../lib/plain-click.ts';
 import { loginRedirectUrl, requiresLogin, safeRedirectPath } from '../lib/routes.ts';
 import { navItem } from '../lib/site-map.ts';
 import { startSite } from '../stores/app.ts';
@@ -19,24 +20,8 @@ function redirectTarget(): string | null {
  */
 function guardUserLinks(): void {
   document.addEventListener('click', (event) => {
-    if (
-      event.defaultPrevented ||
-      event.button !== 0 ||
-      event.metaKey ||
-      event.ctrlKey ||
-      event.shiftKey ||
-      event.altKey
-    )
-      return;
-    const link = (event.target as Element | null)?.closest?.('a[href]');
-    if (
-      !(link instanceof HTMLAnchorElement) ||
-      (link.target && link.target !== '_self') ||
-      link.hasAttribute('download')
-    )
-      return;
-    const url = new URL(link.href, location.href);
-    if (url.origin !== location.origin || !requiresLogin(url.pathname) || isLoggedIn()) return;
+    const url = plainLinkClick(event);
+    if (!url || !requiresLogin(url.pathname) || isLoggedIn()) return;
     event.preventDefault();
     const target = loginRedirectUrl(url.pathname + url.search);
     if (location.pathname === '/') {

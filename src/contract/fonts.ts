@@ -107,6 +107,32 @@ export interface DownloadLink {
   size: number;
 }
 
+/** One character of a face, zoomed: whether the face has it, and its outline and metrics (GET /font/glyph). */
+export interface GlyphDetail {
+  char: string;
+  codePoint: number;
+  /** 'U+6C38'. */
+  unicode: string;
+  /** The face that was read (a family's gno stands for its regular face). */
+  fontGNo: string;
+  /** False when the face lacks the character; then only the fields above are filled. */
+  has: boolean;
+  /** Font units per em, and the face's ascender and descender in those units (OS/2 typo, else hhea). */
+  unitsPerEm?: number;
+  ascender?: number;
+  descender?: number;
+  advanceWidth?: number;
+  /** The vertical advance (vmtx), when the face has vertical metrics. */
+  advanceHeight?: number;
+  leftSideBearing?: number;
+  /** The outline's bounding box, in font units, y up. */
+  bbox?: { xMin: number; yMin: number; xMax: number; yMax: number };
+  /** The outline as SVG path data, in font units, y up. */
+  path?: string;
+  /** Whether the face has a separate vertical form of it (applied by `vert` in vertical text). */
+  verticalForm?: boolean;
+}
+
 /** Style categories of the font library, in the order filters show them (dict numbers are 1-based positions). */
 export const FONT_CATEGORIES = ['黑体', '宋体', '楷体', '圆体', '仿宋', '手写', '书法', '艺术', '像素'] as const;
 /** The writing systems a family is made for. */

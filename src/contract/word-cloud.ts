@@ -98,8 +98,18 @@ export const CLOUD_SAMPLE = {
   orientation: CloudOrientation;
 } & Record<string, unknown>;
 
-/** The sample cloud as a PNG, drawn by the server and kept in memory. */
-export const CLOUD_SAMPLE_URL = '/tools/api/word-cloud/sample.png';
+/**
+ * The sample cloud the page opens on, drawn by the server and kept in memory: a WebP a quarter of the
+ * PNG's bytes (it is the page's largest paint), at full size and at the width a phone shows it.
+ */
+export const CLOUD_SAMPLE_URL = '/tools/api/word-cloud/sample.webp';
+/** Widths of the sample the server answers (`?w=`); the largest is the drawing's own. */
+export const CLOUD_SAMPLE_WIDTHS = ['640', '1000'] as const;
+export const CLOUD_SAMPLE_SRCSET = CLOUD_SAMPLE_WIDTHS.map(
+  (width) => `${CLOUD_SAMPLE_URL}${Number(width) === CLOUD_SAMPLE.width ? '' : `?w=${width}`} ${width}w`,
+).join(', ');
+/** The preview is the tool's whole width on a phone and at most about 560 px beside the controls. */
+export const CLOUD_SAMPLE_SIZES = '(max-width: 900px) 100vw, 560px';
 
 /** The face a cloud is drawn in by default: the upright one closest to bold. */
 export function boldestFace(children: ChildFontResource[]): ChildFontResource | undefined {

@@ -55,10 +55,16 @@ export const THEME_SCRIPT = `(function () {
 })();`;
 
 /**
- * Wide screens show the library's filters open; phones keep them folded under one line, so the
- * first font is on the first screen. Runs while the page is parsed, so nothing jumps.
+ * Wide screens show panels marked `data-open-wide` open (the library's filters, the type tester's
+ * settings); phones keep them folded under one line, so the first font is on the first screen.
+ * Placed after the panels, it runs while the page is parsed, so nothing jumps.
  */
-export const LIBRARY_SHEET_SCRIPT = `document.querySelector('[data-library-sheet]').open = window.matchMedia('(min-width: 900px)').matches;`;
+export const OPEN_WIDE_SCRIPT = `(function () {
+  var wide = window.matchMedia('(min-width: 900px)').matches;
+  document.querySelectorAll('details[data-open-wide]').forEach(function (panel) {
+    panel.open = wide;
+  });
+})();`;
 
 /** Every inline script of the site. */
-export const INLINE_SCRIPTS = [EARLY_INPUT_SCRIPT, THEME_SCRIPT, LIBRARY_SHEET_SCRIPT] as const;
+export const INLINE_SCRIPTS = [EARLY_INPUT_SCRIPT, THEME_SCRIPT, OPEN_WIDE_SCRIPT] as const;

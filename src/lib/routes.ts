@@ -65,17 +65,35 @@ export function requiresLogin(pathname: string): boolean {
   return !/\.[a-z0-9]+$/i.test(last) || last.endsWith('.html');
 }
 
+/** True when a path would be read by a browser as another host (`//host`, `/\host`). */
+function leavesSite(path: string): boolean {
+  return /^[/\\]{2}/.test(path);
+}
+
 /**
- * Returns `value` when it is a path on this site (starts with one `/`, stays on the same origin),
- * else null. Used for the `redirect` parameter, which comes from the address bar and must never send
- * a visitor to another site.
+ * Returns `value` when it is a path on this site, else null. Used for the `redirect` parameter, which
+ * comes from the address bar and must never send a visitor to another site; the server (WeChat
+ * callback, login guard) and the browser (after login) apply this one rule.
+ *
+ * The rule is judged on the path as a browser resolves it, not as it was written: URL parsing drops
+ * dot segments (`/./`, `/../`, `/%2e/`) and turns backslashes into slashes, so `/.//evil.example`
+ * resolves to `//evil.example`, another host once written into a Location header or `location.href`.
+ * The normalised path must start with exactly one slash, and normalising it again must change
+ * nothing (the answer is a fixed point, so no later parse can turn it into something else).
  */
 export function safeRedirectPath(value: string | null | undefined): string | null {
-  if (!value?.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  if (!value?.startsWith('/') || leavesSite(value)) return null;
   // Control characters and whitespace are stripped by URL parsers in surprising places.
   if (/\s/.test(value) || [...value].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f)) {
     return null;
   }
+  const normalised = resolvedPath(value);
+  if (normalised === null || !normalised.startsWith('/') || leavesSite(normalised)) return null;
+  return resolvedPath(normalised) === normalised ? normalised : null;
+}
+
+/** The path, query and fragment a browser resolves `value` to on this site, or null when it leaves it. */
+function resolvedPath(value: string): string | null {
   const base = 'http://site.invalid';
   let url: URL;
   try {

@@ -39,6 +39,8 @@ export interface JobView {
   progress: number;
   /** What the job is doing now, in Chinese. */
   step: string;
+  /** The current step cannot tell how far it is: show motion and the time spent, not a share. */
+  indeterminate?: boolean;
   error?: string;
   result?: JobResult;
   /** When the job and its files are deleted. */

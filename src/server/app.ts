@@ -7,6 +7,7 @@ import { wechatRoutes } from './accounts/wechat-routes.ts';
 import { authContext } from './auth/context.ts';
 import { readToken } from './auth/middleware.ts';
 import { startAuthStateSweeper } from './auth/state-sweeper.ts';
+import { bodyPolicies } from './body-limits.ts';
 import { startPurgeRelay } from './content/changes.ts';
 import { editorRoutes } from './content/editor/routes.ts';
 import { contentRoutes } from './content/routes.ts';
@@ -16,7 +17,7 @@ import { favoriteRoutes } from './favorites/routes.ts';
 import { downloadHistoryRoutes } from './fonts/download-history.ts';
 import { downloadRoutes } from './fonts/download-routes.ts';
 import { fontRoutes } from './fonts/routes.ts';
-import { apiBodyLimit } from './http/body-limit.ts';
+import { requestBodies } from './http/body-limit.ts';
 import { csrfGuard } from './http/csrf.ts';
 import { registerApiApp } from './http/direct-api.ts';
 import { ApiError, type Envelope } from './http/envelope.ts';
@@ -80,7 +81,8 @@ export function createApp(): Hono {
     if (!c.res.headers.has('Cache-Control') && readToken(c)) c.header('Cache-Control', 'private, no-store');
   });
   app.use(csrfGuard());
-  app.use(apiBodyLimit());
+  // Every body capped by its route's limit while it is read (body-limits.ts), never read here.
+  app.use(requestBodies(bodyPolicies()));
   app.use(textGuard());
   // The writes the browser may send again after a network error are done once per key.
   app.use(idempotentWrites());

@@ -58,6 +58,8 @@ const schema = z.object({
   PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(4096).default(32),
   FONT_SEED: z.enum(['registry', 'fixtures', 'none']).default('registry'),
   NPM_REGISTRY: z.url().default('https://registry.npmjs.org'),
+  // Families that only Debian ships (fonts-cwtex-fs), pinned by SHA-256 like the npm packages.
+  DEBIAN_MIRROR: z.url().default('http://deb.debian.org/debian'),
   SUBSET_WORKERS: z.coerce.number().int().min(1).max(32).optional(),
   SUBSET_FACE_CACHE_MB: z.coerce.number().int().min(16).max(16_384).default(128),
   // Font tools (docs/tools.md).

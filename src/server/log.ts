@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import { env } from './env.ts';
+import { serializeError } from './error-summary.ts';
 
 let root: Logger | undefined;
 
@@ -9,6 +10,8 @@ export function log(): Logger {
     level: env().LOG_LEVEL,
     base: { service: 'font-alliance' },
     redact: ['req.headers.cookie', 'req.headers["alliance-authenticate"]', '*.password', '*.token'],
+    // A failed query's values are what users typed: its error is logged without them.
+    serializers: { err: serializeError },
   });
   return root;
 }

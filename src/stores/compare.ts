@@ -67,3 +67,18 @@ export function removeCompare(id: CompareFont['id']): CompareResult {
 export function clearCompare(): void {
   persist([]);
 }
+
+/**
+ * Makes the compare list these family gnos, in this order (the compare page's own edits, or a
+ * shared comparison the visitor keeps); names already known are kept, others given by `names`.
+ */
+export function saveCompare(gnos: readonly string[], names: Readonly<Record<string, string>> = {}): void {
+  const known = new Map($compareFonts.get().map((font) => [String(font.id), font]));
+  persist(
+    gnos.map((gno) => {
+      const font = known.get(gno);
+      const familyName = names[gno] ?? font?.familyName;
+      return { ...font, id: gno, ...(familyName ? { familyName } : {}) };
+    }),
+  );
+}

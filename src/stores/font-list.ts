@@ -1,19 +1,21 @@
-import { atom } from 'nanostores';
+import { atom, computed } from 'nanostores';
 import type { FontDict, FontDicts } from '../api/fonts.ts';
 import { readStoredJson, writeStorage } from '../lib/storage.ts';
+import type { TesterState } from '../lib/type-tester.ts';
+import { $tester, setTester } from './type-tester.ts';
 
 /** How the font library lists families. */
 export type ListLayout = 'Table' | 'Grid';
-
-/** The sample line the library draws in each font until the visitor types their own. */
-export const DEFAULT_SAMPLE_TEXT = '永和九年，岁在癸丑，暮春之初';
 
 /** The library's layout; SPEC §9 default `Table`. */
 export const $listLayout = atom<ListLayout>('Table');
 /** The font dictionary, grouped by key; empty until loaded. */
 export const $fontDicts = atom<FontDicts>({});
-/** The sample text of the previews. */
-export const $sampleText = atom(DEFAULT_SAMPLE_TEXT);
+/**
+ * The sample text of the previews: the visitor's own, or '' while each face shows its own default
+ * sample (of its script, in characters it has). The type tester owns it.
+ */
+export const $sampleText = computed($tester, (state) => state.text);
 
 let dictRequest: Promise<FontDicts> | undefined;
 
@@ -42,28 +44,28 @@ export function setListLayout(layout: ListLayout): void {
   $listLayout.set(layout);
 }
 
-/** Sets the preview text; an empty text goes back to the default line. */
+/** Sets the preview text; an empty text goes back to each face's own default sample. */
 export function setSampleText(text: string): void {
-  $sampleText.set(text.trim() ? text : DEFAULT_SAMPLE_TEXT);
-  rememberSample({ text: text.trim() });
+  setTester({ text: text.trim() });
 }
 
-// The visitor's sample text and size follow them from the library to a font's page, for this visit
+// The visitor's sample text and type-tester settings follow them from the library to a font's page, for this visit
 // (as Google Fonts keeps them), without putting them into the cached page's address.
 const SAMPLE_KEY = 'fontSample';
 
 /** What the visitor last typed or chose on the library page. */
 export interface RememberedSample {
   text?: string;
-  size?: number;
+  /** The rest of the type tester's settings (direction, line height, colours …). */
+  tester?: Partial<TesterState>;
 }
 
-/** Keeps the sample text and/or size for the rest of the visit. */
+/** Keeps the sample text and/or settings for the rest of the visit. */
 export function rememberSample(change: RememberedSample): void {
   writeStorage(SAMPLE_KEY, JSON.stringify({ ...rememberedSample(), ...change }), 'sessionStorage');
 }
 
-/** The sample text and size kept for this visit. */
+/** The sample text and settings kept for this visit. */
 export function rememberedSample(): RememberedSample {
   return readStoredJson<RememberedSample>(SAMPLE_KEY, {}, 'sessionStorage');
 }

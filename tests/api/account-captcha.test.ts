@@ -1,8 +1,9 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { CaptchaTrack } from '../../src/contract/captcha.ts';
 import { ESCALATION } from '../../src/server/auth/captcha.ts';
 import { aesEcbEncrypt } from '../../src/server/auth/captcha-crypto.ts';
+import { log } from '../../src/server/log.ts';
 import { type AccountHarness, openAccountHarness } from '../helpers/account-harness.ts';
 import { browserEncrypt, findHoleByOutline, findPieceByPixels, humanTrack } from '../helpers/captcha-solver.ts';
 
@@ -94,6 +95,44 @@ describe('POST /captcha/get', () => {
     const res = await h.app.request('/captcha/get', { method: 'POST', body: '{oops' }, { clientAddress: '10.7.1.1' });
     expect(res.status).toBe(400);
     expect(((await res.json()) as CaptchaBody).repCode).toBe('0016');
+  });
+
+  test('refuses a NUL or a lone surrogate in any field with 400, and logs nothing of the account it names', async () => {
+    const spies = (['error', 'warn', 'info'] as const).map((level) =>
+      vi.spyOn(log(), level).mockImplementation(() => undefined),
+    );
+    const account = '13800138000\u0000zhangsan@example.com';
+    const puzzle = await newPuzzle();
+    const answers = [
+      await post('/captcha/get', { captchaType: 'blockPuzzle', account }),
+      await post('/captcha/get', { captchaType: 'blockPuzzle', account: 'reader\ud800@example.com' }),
+      await post('/captcha/get', { captchaType: 'blockPuzzle', clientUid: 'a\u0000bcdefghij' }),
+      await post('/captcha/check', { captchaType: 'blockPuzzle', token: `${puzzle.token}\u0000`, pointJson: 'x' }),
+      await post('/captcha/check', { captchaType: 'blockPuzzle', token: puzzle.token, pointJson: 'x\u0000' }),
+      await post('/captcha/check', { token: puzzle.token, pointJson: 'x', trackJson: '[\u0000]' }),
+    ];
+    for (const answer of answers) {
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ repCode: '0016', success: false });
+      expect(answer.body.repMsg).toMatch(/不允许的字符/);
+    }
+    const logged = JSON.stringify(
+      spies.flatMap((spy) => spy.mock.calls),
+      (_key, value: unknown) =>
+        value instanceof Error ? { ...value, message: value.message, stack: value.stack } : value,
+    );
+    expect(logged).not.toContain('zhangsan');
+    expect(logged).not.toContain('13800138000');
+    for (const spy of spies) spy.mockRestore();
+  });
+
+  test('counts every IPv6 address of one /64 as one address', async () => {
+    for (let i = 1; i <= 30; i += 1) {
+      expect((await post('/captcha/get', {}, `2001:db8:7:1::${i.toString(16)}`)).status).toBe(200);
+    }
+    expect((await post('/captcha/get', {}, '2001:db8:7:1:ffff:ffff:ffff:ffff')).status).toBe(429);
+    expect((await post('/captcha/get', {}, '2001:db8:7:2::1')).status).toBe(200);
+    h.clock.advance(60_000);
   });
 
   test('answers 429 with Retry-After past 30 puzzles a minute from one address', async () => {

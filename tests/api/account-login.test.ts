@@ -20,11 +20,6 @@ afterAll(async () => {
   await h.close();
 });
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
-
 describe('POST /web/api/login', () => {
   test('signs in with mobile and password and sets the token cookie with the session lifetime', async () => {
     const res = await h.login(MOBILE, PASSWORD);
@@ -38,6 +33,8 @@ describe('POST /web/api/login', () => {
     // Readable by scripts on purpose (the front end copies it into the header; docs/accounts.md explains).
     expect(cookie).not.toContain('HttpOnly');
     expect(cookie).not.toContain('Secure');
+    // The answer holds the token: no cache may keep it.
+    expect(res.headers.get('cache-control')).toBe('no-store');
   });
 
   test('marks the cookie Secure when the site runs on https', async () => {
@@ -104,35 +101,24 @@ describe('POST /web/api/login', () => {
       { clientAddress: '10.4.0.1' },
     );
     expect(chunked.status).toBe(413);
-    expect(((await chunked.json()) as { message: string }).message).toBe('请求内容过大');
+    expect(((await chunked.json()) as { message: string }).message).toBe('请求内容过大，这个接口最多接受 16 KB');
   });
 
-  test('answers an unknown account and a wrong password alike, in the same time', async () => {
-    const unknown: number[] = [];
-    const wrong: number[] = [];
+  test('answers an unknown account and a wrong password alike', async () => {
+    // That both cost the same is checked where the time is spent: tests/unit/passwords.test.ts.
     const answers = new Set<string>();
-    for (let i = 0; i < 24; i += 1) {
-      for (const [account, times] of [
-        ['13900000000', unknown],
-        [MOBILE, wrong],
-      ] as const) {
-        await h.ctx.limits.loginAccount.reset(`sms:${account}`);
-        const captchaVerification = await h.captcha({ account });
-        const started = performance.now();
-        const res = await h.call(
-          'POST',
-          '/web/api/login',
-          { account, password: 'not the password', captchaVerification },
-          { ip: `10.1.${i}.${times === unknown ? 1 : 2}` },
-        );
-        times.push(performance.now() - started);
-        answers.add(JSON.stringify([res.status, res.body]));
-      }
+    for (const [i, account] of ['13900000000', MOBILE].entries()) {
+      await h.ctx.limits.loginAccount.reset(`sms:${account}`);
+      const captchaVerification = await h.captcha({ account });
+      const res = await h.call(
+        'POST',
+        '/web/api/login',
+        { account, password: 'not the password', captchaVerification },
+        { ip: `10.1.0.${i + 1}` },
+      );
+      answers.add(JSON.stringify([res.status, res.body]));
     }
     expect([...answers]).toEqual([JSON.stringify([401, { code: '401', message: '账号或密码错误', data: null }])]);
-    const ratio = median(unknown) / median(wrong);
-    expect(ratio).toBeGreaterThan(0.6);
-    expect(ratio).toBeLessThan(1.6);
   });
 
   test('refuses an address after five failures for one account, until the window ends', async () => {
@@ -147,6 +133,27 @@ describe('POST /web/api/login', () => {
     expect(blocked.body.message).toMatch(/登录失败次数过多.*验证码登录/);
     h.clock.advance(15 * 60_000);
     expect((await h.login(account, PASSWORD, { ip: attacker })).status).toBe(200);
+  });
+
+  test('of twelve wrong passwords sent at once from one address, exactly five are checked', async () => {
+    const account = 'parallel@example.com';
+    await h.register(account, PASSWORD);
+    // Three earlier failures make every login of this account take two puzzles, so the verifications
+    // solved below stay enough whatever order the twelve attempts are counted in.
+    for (let i = 0; i < 3; i += 1) {
+      expect((await h.login(account, 'wrong password', { ip: `10.5.0.${i}` })).status).toBe(401);
+    }
+    const ip = '10.5.1.1';
+    const verifications = [];
+    for (let i = 0; i < 12; i += 1) verifications.push(await h.captcha({ account }));
+    const answers = await Promise.all(
+      verifications.map((captchaVerification) =>
+        h.call('POST', '/web/api/login', { account, password: 'wrong password', captchaVerification }, { ip }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([...Array(5).fill(401), ...Array(7).fill(429)]);
+    h.clock.advance(15 * 60_000);
   });
 
   test('failures from many addresses slow an account down but never lock its owner out', async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../src/server/app.ts';
 import { fonts, jobs } from '../../src/server/db/schema/index.ts';
 import { JOBS_AT_ONCE_PER_CLIENT } from '../../src/server/tools/limits.ts';
+import { startJobRunner, stopJobRunner } from '../../src/server/tools/runner.ts';
 import { sweepToolFiles } from '../../src/server/tools/sweeper.ts';
 import type { LibraryFixture } from '../helpers/font-library.ts';
 import { closeToolsApp, type JobAnswer, openToolsApp, waitForJob } from '../helpers/tools.ts';
@@ -58,6 +59,44 @@ describe('tools shared fairly', () => {
 
     // Once its jobs are done, the address may start more.
     expect((await start(heavy(), '10.9.0.1')).res.status).toBe(200);
+  });
+
+  test('of a burst of requests sent at once from one address, only its share of jobs is accepted', async () => {
+    const burst = await Promise.all(Array.from({ length: 12 }, () => start(heavy(), '10.9.3.1')));
+    const accepted = burst.filter((answer) => answer.res.status === 200).map((answer) => answer.body.data.jobId);
+    expect(accepted).toHaveLength(JOBS_AT_ONCE_PER_CLIENT);
+    expect(burst.filter((answer) => answer.res.status === 429)).toHaveLength(12 - JOBS_AT_ONCE_PER_CLIENT);
+    for (const id of accepted) await waitForJob(app, id);
+  });
+
+  test("another client's small subset starts beside a long conversion, before a long job queued ahead of it", async () => {
+    // Queued while no runner runs, so that the order the runner meets them in is the test's.
+    await stopJobRunner();
+    const long = await start(heavy(), '10.9.2.1');
+    const longToo = await start(heavy(), '10.9.2.2');
+    const small = await app.request(
+      '/tools/api/subset',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ source, text: '永和九年', formats: ['woff2'] }),
+      },
+      { clientAddress: '10.9.2.3' },
+    );
+    const smallId = ((await small.json()) as { data: { jobId: string } }).data.jobId;
+    const ids = [long.body.data.jobId, longToo.body.data.jobId, smallId];
+    startJobRunner();
+    for (const id of ids) expect((await waitForJob(app, id)).state).toBe('done');
+    const rows = await library.db.select().from(jobs).where(inArray(jobs.id, ids));
+    const row = (id: string) => rows.find((candidate) => candidate.id === id);
+    const at = (date: Date | null | undefined) => date?.getTime() ?? Number.NaN;
+    // One job worker: the first long job takes it, and the small one its own place at once, while
+    // the second long job (queued before it, from a client never served) waits for the worker.
+    expect(at(row(smallId)?.startedAt)).toBeLessThan(at(row(long.body.data.jobId)?.finishedAt));
+    expect(at(row(smallId)?.startedAt)).toBeLessThan(at(row(longToo.body.data.jobId)?.startedAt));
+    expect(at(row(longToo.body.data.jobId)?.startedAt)).toBeGreaterThanOrEqual(
+      at(row(long.body.data.jobId)?.finishedAt),
+    );
   });
 
   test('a job is a database row: another app instance reads it, and a job lost a second time is failed', async () => {

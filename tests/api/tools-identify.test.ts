@@ -185,7 +185,7 @@ describe('font identification', () => {
     [
       'a box with a negative position',
       { glyphs: [{ box: { x: -4, y: 0, width: 10, height: 10 } }] },
-      /^第 1 项的字框左边位置（x）：不能为负数/,
+      /^比对的字（glyphs）第 1 项的字框左边位置（x）：不能为负数/,
     ],
   ])('refuses %s', async (_name, body, message) => {
     const uploaded = await upload(new Uint8Array(picture), 'photo.jpg');

@@ -109,7 +109,11 @@ describe('POST /tools/api/subset', () => {
     ['only control characters', { text: '\n\t', charsets: [], formats: ['ttf'] }, '请输入要保留的文字或选择字符集'],
     ['no format', { text: '字', formats: [] }, '请至少选择一种输出格式'],
     ['too much text', { text: '字'.repeat(20_001), formats: ['ttf'] }, '文字最多 20000 个字符'],
-    ['an unknown character set', { charsets: ['gbk'], formats: ['ttf'] }, '无效选项'],
+    [
+      'an unknown character set',
+      { charsets: ['gbk'], formats: ['ttf'] },
+      '字符集（charsets）第 1 项：只能是 gb2312、common3500、big5、latin 之一',
+    ],
   ])('answers %s with 400', async (_name, body, message) => {
     const answer = await call(app, '/tools/api/subset', json('POST', { source: { fontId: 1 }, ...body }));
     expect(answer.status).toBe(400);

@@ -94,6 +94,12 @@ describe('POST /tools/api/upload', () => {
     ['a WOFF2 that declares 1 GB', async () => woff2DeclaringAGigabyte(), 'big.woff2', BOMB],
     ['an empty file', async () => Buffer.alloc(0), 'empty.ttf', '上传的文件是空的，请选择字体文件'],
     [
+      'a file name with a NUL in it',
+      async () => Buffer.from(TTF),
+      'font\u0000.ttf',
+      '文件名含有不允许的字符（空字符或残缺的 Unicode 字符），请改名后重新上传',
+    ],
+    [
       'a TTF whose loca points past its glyf',
       async () => {
         const bytes = TTF.slice();
@@ -195,7 +201,7 @@ describe('POST /tools/api/upload', () => {
       duplex: 'half',
     } as RequestInit);
     expect(res.status).toBe(413);
-    expect(((await res.json()) as { message: string }).message).toBe('请求内容过大，最多 1024 KB');
+    expect(((await res.json()) as { message: string }).message).toBe('请求内容过大，这个接口最多接受 1 MB');
     expect(pulled).toBeLessThan(2 << 20);
   });
 

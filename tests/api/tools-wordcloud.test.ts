@@ -6,6 +6,9 @@ import type { FontResource } from '../../src/contract/fonts.ts';
 import {
   boldestFace,
   CLOUD_SAMPLE,
+  CLOUD_SAMPLE_SRCSET,
+  CLOUD_SAMPLE_URL,
+  CLOUD_SAMPLE_WIDTHS,
   type CloudTemplateImage,
   type CloudTemplateType,
   type CloudWord,
@@ -157,6 +160,29 @@ describe('POST /tools/api/word-cloud', () => {
     } finally {
       run.mockRestore();
     }
+  });
+
+  test('sends the sample as a WebP at the widths the page lists, a fraction of the PNG, and refuses others', async () => {
+    const png = new Uint8Array(await (await app.request('/tools/api/word-cloud/sample.png')).arrayBuffer());
+    for (const width of CLOUD_SAMPLE_WIDTHS) {
+      const answer = await app.request(`/tools/api/word-cloud/sample.webp?w=${width}`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-type')).toBe('image/webp');
+      const bytes = new Uint8Array(await answer.arrayBuffer());
+      const meta = await sharp(bytes).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(['webp', Number(width), Number(width)]);
+      expect(bytes.byteLength).toBeLessThan(png.byteLength / 2);
+      // The same picture: the WebP's ink, both drawn at 100 px, lies where the PNG's does.
+      const shrink = (image: Uint8Array) => sharp(image).resize(100, 100).greyscale().raw().toBuffer();
+      const [a, b] = [await shrink(png), await shrink(bytes)];
+      let differing = 0;
+      for (let i = 0; i < a.length; i++) if (Math.abs((a[i] ?? 0) - (b[i] ?? 0)) > 48) differing++;
+      expect(differing / a.length).toBeLessThan(0.02);
+    }
+    expect(CLOUD_SAMPLE_SRCSET).toContain(`${CLOUD_SAMPLE_URL} ${CLOUD_SAMPLE.width}w`);
+    const refused = await app.request('/tools/api/word-cloud/sample.webp?w=3000');
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('图片宽度');
   });
 
   test('answers SVG with the words as text in the chosen font, or as outlines', async () => {

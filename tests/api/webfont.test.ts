@@ -168,7 +168,7 @@ describe('POST /webfont/http', () => {
     [
       'an item without text',
       [{ gno: 'zcool-kuaile', text: '字' }, { gno: 'zcool-kuaile' }],
-      '第 2 项的预览文字（text）：',
+      '字体列表第 2 项的预览文字（text）：',
     ],
   ])('rejects %s with 400 and says why', async (_case, body, message) => {
     const answer = await subset(body);

@@ -4,7 +4,9 @@
 // each page loads. Failing accessibility audits are listed by audit id.
 //   npm start once (to seed the content), stop it, then: node tests/bench/lighthouse.ts
 //   or against a running server: node tests/bench/lighthouse.ts http://localhost:4321
-// `--only=<regexp>` measures the routes whose path matches (say, --only=^/user).
+// `--only=<regexp>` measures the routes whose path matches (say, --only=^/user). `--runs=N` measures
+// each page N times and reports its lowest performance score (with that run's figures), since the
+// simulated throttling multiplies whatever else the machine is doing at that moment.
 // Signed-in pages are measured as BENCH_EDITOR (default bench-editor@example.com), an editor: the
 // server started here lists it in EDITOR_ACCOUNTS; a server named by its address must be started with
 // it there, and DATA_DIR must name that server's data folder (its outbox holds the registration code).
@@ -92,6 +94,10 @@ async function everyRoute(
 
 const ms = (value: number | undefined) => (value === undefined ? '–' : `${Math.round(value)} ms`);
 const only = new RegExp(process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length) ?? '');
+const runs = Math.max(
+  1,
+  Number(process.argv.find((arg) => arg.startsWith('--runs='))?.slice('--runs='.length) ?? 1) || 1,
+);
 const address = process.argv.slice(2).find((arg) => !arg.startsWith('--'));
 
 const site = await openBenchSite(address, { EDITOR_ACCOUNTS: EDITOR });
@@ -107,17 +113,24 @@ try {
   for (const { path: pagePath, headers } of pages) {
     // A first request renders the page into the ISR cache, as a reader after the first would find it.
     await fetch(`${site.base}${pagePath}`, { headers });
-    const result = await lighthouse(
-      `${site.base}${pagePath}`,
-      {
-        port: chromium.port,
-        output: reports ? 'html' : 'json',
-        logLevel: 'error',
-        onlyCategories: ['performance', 'accessibility'],
-        extraHeaders: headers,
-      },
-      // No config: Lighthouse's default is the mobile preset.
-    );
+    // The lowest of `runs` runs is reported: the page's score on a bad moment, not a lucky one.
+    let result: NonNullable<Awaited<ReturnType<typeof lighthouse>>> | undefined;
+    for (let run = 0; run < runs; run++) {
+      const measured = await lighthouse(
+        `${site.base}${pagePath}`,
+        {
+          port: chromium.port,
+          output: reports ? 'html' : 'json',
+          logLevel: 'error',
+          onlyCategories: ['performance', 'accessibility'],
+          extraHeaders: headers,
+        },
+        // No config: Lighthouse's default is the mobile preset.
+      );
+      if (!measured) throw new Error(`Lighthouse gave no result for ${pagePath}`);
+      const scoreOf = (answer: NonNullable<typeof measured>) => answer.lhr.categories['performance']?.score ?? 1;
+      if (!result || scoreOf(measured) < scoreOf(result)) result = measured;
+    }
     if (!result) throw new Error(`Lighthouse gave no result for ${pagePath}`);
     const { lhr } = result;
     if (reports) {

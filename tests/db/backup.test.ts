@@ -117,6 +117,8 @@ describe('backup and restore', () => {
     expect(manifest.tables['accounts']).toBe(1);
     expect(manifest.files).toBe(2);
     expect(fs.existsSync(`${archive}.partial`)).toBe(false);
+    // The archive holds every password hash, session hash and signing secret: its owner alone reads it.
+    expect(fs.statSync(archive).mode & 0o777).toBe(0o600);
 
     // Another machine: an empty, migrated database and an empty data folder.
     const targetDir = folder('target');

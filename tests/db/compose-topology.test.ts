@@ -90,7 +90,7 @@ http {
   const child: ChildProcess = spawn(NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: 'inherit' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const origin = `http://127.0.0.1:${port}`;
-  await until(async () => (await fetch(`${origin}/healthz`).catch(() => undefined))?.ok, 30_000, 'nginx');
+  await until(async () => (await fetch(`${origin}/healthz`).catch(() => undefined))?.ok, 120_000, 'nginx');
   return {
     origin,
     log: () => fs.readFileSync(path.join(dir, 'access.log'), 'utf8').trim().split('\n'),

@@ -63,6 +63,24 @@ describe('the shared rate limiter', () => {
     expect(await here.hit('k')).toEqual({ allowed: true });
   });
 
+  test('release gives back one hit of the current window, never below none, and not of an ended window', async () => {
+    const { here, there } = limiterPair(2);
+    expect(await here.hit('r')).toEqual({ allowed: true });
+    expect(await here.hit('r')).toEqual({ allowed: true });
+    await there.release('r');
+    expect(await here.count('r')).toBe(1);
+    expect(await here.hit('r')).toEqual({ allowed: true });
+    expect((await here.hit('r')).allowed).toBe(false);
+    for (let i = 0; i < 4; i += 1) await here.release('r');
+    expect(await here.count('r')).toBe(0);
+    await here.release('never-hit');
+    expect(await here.count('never-hit')).toBe(0);
+    clock.advance(60_000);
+    await here.release('r');
+    expect(await here.hit('r')).toEqual({ allowed: true });
+    expect(await here.count('r')).toBe(1);
+  });
+
   test('limiters of different names keep apart, the same name on two nodes counts together', async () => {
     const first = limiterPair(2);
     const second = limiterPair(2);

@@ -1,28 +1,22 @@
-import { crawlSite, onePagePerRoute } from '../helpers/crawl.ts';
 import { expect, test } from '../helpers/e2e-test.ts';
 
-// The Content-Security-Policy blocks nothing the site itself does: every kind of page a visitor can
-// reach from home (one page of each route, found by crawling the links) loads in Chromium with no
-// policy violation and no console error. An inline script the policy does not know by hash, an
-// inline event handler or a script from elsewhere would show up here.
+// The Content-Security-Policy blocks nothing the site itself does: that every page loads with no
+// violation and no console error is judged in the walk of every route (narrow.spec.ts). Here: what it is
+// for, a script injected into a page does not run and is reported.
 
-test('every route loads with no policy violation and no console error', async ({ page, request }) => {
-  const pages = onePagePerRoute(await crawlSite(request));
-
+test('a script injected into a page does not run, and the policy allows scripts only from the site', async ({
+  page,
+  request,
+}) => {
   const problems: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`${new URL(page.url()).pathname}: ${message.text().slice(0, 300)}`);
+    if (message.type() === 'error') problems.push(message.text().slice(0, 300));
   });
-  page.on('pageerror', (error) => problems.push(`${new URL(page.url()).pathname}: ${error.message}`));
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (event) => {
       console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI} ${event.sample}`);
     });
   });
-  for (const path of pages) await page.goto(path, { waitUntil: 'networkidle' });
-
-  expect(pages.length).toBeGreaterThan(25);
-  expect(problems).toEqual([]);
 
   // A script injected into a page (as a cross-site script would be) does not run, and is reported.
   await page.goto('/');

@@ -111,6 +111,39 @@ test.describe('the font tools', () => {
     await expect(results.getByRole('button', { name: '复制 @font-face 代码' })).toBeVisible();
   });
 
+  test('a conversion under way says what it is doing and counts the time spent', async ({ page }) => {
+    // The page's clock is held, and the job's answers are held back as a slow server would, so the
+    // running state stays on screen while the test reads it.
+    await page.clock.install();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/tools/api/jobs/*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/tools/converter');
+    await uploadFixtureFont(page);
+    await page.getByRole('checkbox', { name: /^WOFF2/ }).check();
+    // From here the page's time moves only when the test moves it, however slow the machine is.
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+    await page.getByRole('button', { name: '开始转换' }).click();
+    const progress = page.getByRole('progressbar', { name: '转换进度' });
+    await expect(progress).toBeVisible();
+    await expect(page.getByText(/已用/)).toHaveCount(0);
+    await page.clock.runFor(3_000);
+    await expect(page.getByText('已用 3 秒')).toBeVisible();
+    await page.clock.runFor(62_000);
+    await expect(page.getByText('已用 1 分 05 秒')).toBeVisible();
+    release();
+    await page.clock.resume();
+    await expect(
+      page.getByRole('region', { name: '转换结果' }).getByRole('listitem').filter({ hasText: 'WOFF2' }),
+    ).toBeVisible();
+    await expect(progress).toHaveCount(0);
+  });
+
   test('a PNG renamed .ttf gets a Chinese error and no result', async ({ page }) => {
     await page.goto('/tools/converter');
     await toolReady(page);

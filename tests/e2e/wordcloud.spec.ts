@@ -8,8 +8,17 @@ test('the sample cloud paints before any script runs, from the page’s own HTML
   const sample = page.getByRole('img', { name: /词云预览：示例文字/ });
   await expect(sample).toBeVisible();
   // Decoded: the server drew it, it is not a broken image.
-  await expect.poll(() => sample.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(1000);
+  await expect.poll(() => sample.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
+  expect(await sample.evaluate((image: HTMLImageElement) => image.currentSrc)).toMatch(/\/sample\.webp(\?w=\d+)?$/);
   await context.close();
+
+  // A phone loads the picture at the width it shows, not the full drawing.
+  const phone = await browser.newContext({ baseURL: baseURL ?? '', viewport: { width: 375, height: 667 } });
+  const small = (await phone.newPage()).getByRole('img', { name: /词云预览/ });
+  await small.page().goto('/tools/wordcloud');
+  await expect.poll(() => small.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
+  expect(await small.evaluate((image: HTMLImageElement) => image.currentSrc)).toMatch(/\/sample\.webp\?w=640$/);
+  await phone.close();
 });
 
 test('paste text, pick a shape and a font, see the cloud, and download it as PNG and SVG', async ({ page }) => {

@@ -95,6 +95,31 @@ export function passesOts(bytes: Uint8Array): boolean {
   });
 }
 
+/** A character's metrics as fontTools reads them: advance, side bearing, bounding box, vertical advance. */
+export function glyphMetricsByFontTools(
+  bytes: Uint8Array,
+  char: string,
+): { unitsPerEm: number; advanceWidth: number; lsb: number; bbox: number[]; advanceHeight: number | null } {
+  return runFontTools(
+    bytes,
+    [
+      'import sys, json',
+      'from fontTools.ttLib import TTFont',
+      'from fontTools.pens.boundsPen import BoundsPen',
+      'font = TTFont(sys.argv[1])',
+      'name = font.getBestCmap()[ord(sys.argv[2])]',
+      'glyphs = font.getGlyphSet()',
+      'pen = BoundsPen(glyphs)',
+      'glyphs[name].draw(pen)',
+      "advance, lsb = font['hmtx'][name]",
+      "height = font['vmtx'][name][0] if 'vmtx' in font else None",
+      "print(json.dumps({'unitsPerEm': font['head'].unitsPerEm, 'advanceWidth': advance, 'lsb': lsb,",
+      "  'bbox': list(pen.bounds), 'advanceHeight': height}))",
+    ].join('\n'),
+    char,
+  );
+}
+
 /** The outlines (components drawn in place) and advances of the glyphs mapped to these characters, by fontTools. */
 export function decomposedOutlinesByFontTools(bytes: Uint8Array, chars: string[]): unknown[] {
   return runFontTools(

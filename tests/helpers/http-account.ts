@@ -19,9 +19,9 @@ async function postJson<T>(url: string, body: unknown, headers: Record<string, s
   return (await response.json()) as T;
 }
 
-/** The newest code the outbox holds for `recipient` written after `after`, waiting up to 20 s for it. */
+/** The newest code the outbox holds for `recipient` written after `after`, waiting up to 2 minutes for it. */
 async function outboxCode(outbox: string, recipient: string, after: number): Promise<string> {
-  for (let waited = 0; waited < 20_000; waited += 200) {
+  for (let waited = 0; waited < 120_000; waited += 200) {
     const names = fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((name) => name.endsWith('.json')) : [];
     const code = names
       .map((name) => JSON.parse(fs.readFileSync(path.join(outbox, name), 'utf8')) as Record<string, string>)
@@ -46,6 +46,7 @@ export async function sessionOverHttp(
   email: string,
   password: string,
   address = '10.99.0.1',
+  names: RecordNames = PLAIN_NAMES,
 ): Promise<string> {
   const headers = { 'X-Forwarded-For': address };
   const post: CaptchaPost = (pathname, body) => postJson(`${base}${pathname}`, body, headers);
@@ -65,11 +66,11 @@ export async function sessionOverHttp(
   const code = await outboxCode(path.join(dataDir, 'outbox'), email, sentAt);
   const session = await postJson<Envelope<{ token: string }>>(
     `${base}/web/api/account/register/email`,
-    { email, code, password, nickname: '' },
+    { email, code, password, nickname: names.nickname },
     headers,
   );
   if (!session.data?.token) throw new Error(`register: ${session.message}`);
-  await seedAccountRecords(base, session.data.token);
+  await seedAccountRecords(base, session.data.token, names);
   return session.data.token;
 }
 
@@ -98,17 +99,49 @@ async function uploadAs(base: string, token: string, purpose: 'font' | 'image', 
   return { key: ticket.key, name };
 }
 
-/** The test family's regular weight renamed to the submission's English name. */
-const YANCHI_HEI = renamedByFontTools(REGULAR, 'Mo Xiang Hei', 'Yanchi Hei');
+/** What an account's name and records are called: names as people write them, or the longest the forms take. */
+export interface RecordNames {
+  nickname: string;
+  organisation: string;
+  fontName: string;
+  /** The submitted font's family name, which the English name must match. */
+  nameEn: string;
+  designer: string;
+  fileName: string;
+}
+
+/** Names as a Chinese studio writes them. */
+export const PLAIN_NAMES: RecordNames = {
+  nickname: '',
+  organisation: '墨香文化',
+  // Not a name the submission journey uses: both lists show on the same editor page.
+  fontName: '砚池黑',
+  nameEn: 'Yanchi Hei',
+  designer: '林墨',
+  fileName: 'YanchiHei-Regular.ttf',
+};
+
+/**
+ * The longest unbroken names each form takes (Latin with no space, where a line cannot break): a page must
+ * wrap them, not scroll sideways.
+ */
+export const LONG_NAMES: RecordNames = {
+  nickname: 'Typographer_of_Remarkably_Long_Nicknames',
+  organisation: 'InternationalTypefoundryAndBrandIdentityStudioLimitedCompany',
+  fontName: 'YanchiHeiDisplayCondensedExtraBoldNo1',
+  nameEn: 'YanchiHeiDisplayCondensedExtraBoldTextNumberTwo',
+  designer: 'MaximilianAlexanderTypedesignerLongnames',
+  fileName: 'YanchiHeiDisplayCondensedExtraBoldTextNumberTwo-Regular-Version-1.000-final-final.ttf',
+};
 
 /**
  * Gives the signed-in account one record of each kind its pages show in detail: a custom-font
  * request (which also leaves a message) and a submission sent to review, so the user centre's and
  * the editors' detail pages have something to open.
  */
-async function seedAccountRecords(base: string, token: string): Promise<void> {
+async function seedAccountRecords(base: string, token: string, names: RecordNames): Promise<void> {
   await callAs(base, token, '/web/api/dingzhi/request', {
-    organisation: '墨香文化',
+    organisation: names.organisation,
     contactName: '林墨',
     email: 'studio@example.com',
     kind: 'brand',
@@ -119,18 +152,23 @@ async function seedAccountRecords(base: string, token: string): Promise<void> {
   });
   const draft = await callAs<{ uid: string }>(base, token, '/web/api/submission/saveSubmission', {
     fields: {
-      // Not a name the submission journey uses: both lists show on the same editor page.
-      fontName: '砚池黑',
-      nameEn: 'Yanchi Hei',
+      fontName: names.fontName,
+      nameEn: names.nameEn,
       category: '黑体',
       script: '简体',
-      designer: '林墨',
+      designer: names.designer,
       description: '一款笔画均匀、字面适中的正文黑体，适合屏幕阅读与长文排版。',
       license: 'OFL-1.1',
       design: { origin: 'original', method: 'digital', usage: 'text' },
     },
     // The English name is the font's own family name, as submitting requires.
-    font: await uploadAs(base, token, 'font', YANCHI_HEI, 'YanchiHei-Regular.ttf'),
+    font: await uploadAs(
+      base,
+      token,
+      'font',
+      renamedByFontTools(REGULAR, 'Mo Xiang Hei', names.nameEn),
+      names.fileName,
+    ),
     images: [await uploadAs(base, token, 'image', await specimenPng(), 'specimen.png')],
   });
   await callAs(base, token, '/web/api/contribute/submit', { uid: draft.uid, note: '' });

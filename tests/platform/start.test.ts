@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -83,9 +84,25 @@ describe('npm start', () => {
       }
       expect(answer.headers.get('content-security-policy'), answerPath).toContain("object-src 'none'");
     }
-    // Stored files are sandboxed: nothing in one runs, even opened as a document.
+    // Stored files are sandboxed: nothing in one runs, even opened as a document, nor is framed.
     const file = await fetch(`http://localhost:${port}/files/no-such-file.svg`);
     expect(file.headers.get('content-security-policy')).toContain('sandbox');
+    expect(file.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    // Pages are read, never written to; TRACE is answered nowhere. Both are refused before any code runs.
+    for (const [method, target, allow] of [
+      ['POST', '/help', 'GET, HEAD'],
+      ['PUT', '/font', 'GET, HEAD'],
+      ['DELETE', '/', 'GET, HEAD'],
+      ['TRACE', '/', 'GET, HEAD'],
+      ['TRACE', '/web/api/fontOverride/getFontList', 'GET, HEAD, POST, PUT, PATCH, DELETE'],
+    ] as const) {
+      const answer = await new Promise<http.IncomingMessage>((resolve, reject) =>
+        http.request({ host: 'localhost', port, path: target, method }, resolve).on('error', reject).end(),
+      );
+      answer.resume();
+      expect([method, target, answer.statusCode, answer.headers['allow']]).toEqual([method, target, 405, allow]);
+      expect(answer.headers['x-frame-options']).toBe('DENY');
+    }
     const list = (await (await fetch(`http://localhost:${port}/web/api/fontOverride/getFontList`)).json()) as {
       data: { total: number };
     };
@@ -136,7 +153,7 @@ describe('npm start', () => {
     const server: Started = { child, output: () => text, exited };
     running.push(server);
     const base = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + 240_000;
     for (;;) {
       const answer = await fetch(`${base}/healthz`).catch(() => undefined);
       if (answer?.ok) break;

@@ -96,13 +96,14 @@ describe('loadFontDicts', () => {
 });
 
 describe('font list state', () => {
-  test('starts in the Table layout with the default sample text', async () => {
+  test('starts in the Table layout, each face on its own sample until a text is typed', async () => {
     const list = await import('../../src/stores/font-list.ts');
     expect(list.$listLayout.get()).toBe('Table');
-    list.setSampleText('   ');
-    expect(list.$sampleText.get()).toBe(list.DEFAULT_SAMPLE_TEXT);
+    expect(list.$sampleText.get()).toBe('');
     list.setSampleText('天地玄黄');
     expect(list.$sampleText.get()).toBe('天地玄黄');
+    list.setSampleText('   ');
+    expect(list.$sampleText.get()).toBe('');
   });
 });
 

@@ -80,6 +80,24 @@ describe('findGlyphs', () => {
     });
   });
 
+  test('leaves out the edge of a panel along a side of the picture, grain joined to it included', () => {
+    const picture = drawTextPicture({ lines: ['重政朗陵'], family: regularFamily, size: 40, light: true });
+    const { width, height, data } = picture.gray;
+    // A light line two pixels wide down two thirds of the right side, as a rotated or cropped
+    // panel leaves, with grain joined to it, and a crumb of such a line on the left side.
+    for (let y = 0; y < Math.round(height * 0.7); y++) {
+      data[y * width + width - 1] = 240;
+      data[y * width + width - 2] = 240;
+      if (y % 7 === 0) data[y * width + width - 3] = data[y * width + width - 4] = 240;
+    }
+    for (let y = 30; y < 36; y++) data[y * width + 1] = 240;
+    const found = findGlyphs(picture.gray);
+    expect(found.lines.map((line) => line.glyphs.length)).toEqual([4]);
+    found.lines[0]?.glyphs.forEach((glyph, i) => {
+      expect(overlapOf(glyph, picture.boxes[0]?.[i] as (typeof picture.boxes)[0][0])).toBeGreaterThan(0.8);
+    });
+  });
+
   test('straightens a picture turned by 3 degrees before cutting it', () => {
     const picture = drawTextPicture({ lines: ['造字联盟字体预览'], family: boldFamily, size: 40 });
     const turned = rotateGray(picture.gray, -3);

@@ -1,4 +1,18 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
+
+// The real argon2, with its verify counted: an unknown account must cost one full check.
+const argon2 = vi.hoisted(() => ({ verified: [] as string[] }));
+vi.mock('@node-rs/argon2', async (original) => {
+  const real = await original<typeof import('@node-rs/argon2')>();
+  return {
+    ...real,
+    verify: (stored: string, password: string) => {
+      argon2.verified.push(stored);
+      return real.verify(stored, password);
+    },
+  };
+});
+
 import {
   ARGON2_PARAMS,
   checkNewPassword,
@@ -66,5 +80,20 @@ describe('needsRehash', () => {
     ['$2b$10$abcdefghijklmnopqrstuu', true],
   ])('answers %s → %s', (stored, expected) => {
     expect(needsRehash(stored)).toBe(expected);
+  });
+});
+
+describe('an unknown account', () => {
+  test('costs one argon2 check made with the same parameters as a real account, so its time tells nothing', async () => {
+    argon2.verified.length = 0;
+    expect(await verifyPassword(undefined, 'a guess')).toBe(false);
+    expect(await verifyPassword(null, 'another guess')).toBe(false);
+    expect(argon2.verified).toHaveLength(2);
+    for (const stored of argon2.verified) {
+      expect(stored).toMatch(
+        `$argon2id$v=19$m=${ARGON2_PARAMS.memoryCost},t=${ARGON2_PARAMS.timeCost},p=${ARGON2_PARAMS.parallelism}$`,
+      );
+      expect(needsRehash(stored)).toBe(false);
+    }
   });
 });

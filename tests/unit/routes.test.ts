@@ -62,6 +62,32 @@ describe('safeRedirectPath', () => {
     [' /user', null],
     ['', null],
     [null, null],
+    // Judged after normalisation: dot segments and backslashes that resolve to another host.
+    ['/.//evil.example/phish', null],
+    ['/..//evil.example', null],
+    ['/%2e//evil.example', null],
+    ['/%2E%2E//evil.example', null],
+    ['/a/..//evil.example', null],
+    ['/./\\evil.example', null],
+    ['/.\\/evil.example', null],
+    ['\\\\evil.example', null],
+    ['\\evil.example', null],
+    ['/\\evil.example/x', null],
+    ['/\t/evil.example', null],
+    ['/\n/evil.example', null],
+    ['/user\n', null],
+    ['/\r\n//evil.example', null],
+    ['//evil.example', null],
+    ['///evil.example', null],
+    ['http://evil.example/', null],
+    ['https:evil.example', null],
+    ['HTTP://evil.example', null],
+    ['data:text/html,x', null],
+    // Paths on this site come back normalised.
+    ['/./user/overview', '/user/overview'],
+    ['/news/../font', '/font'],
+    ['/%2e/font', '/font'],
+    ['/font?q=//evil.example', '/font?q=//evil.example'],
   ])('returns %j → %j', (value, expected) => {
     expect(safeRedirectPath(value)).toBe(expected);
   });

@@ -12,6 +12,7 @@ let clientDir: string;
 let server: http.Server;
 let base: string;
 const script = `export const greeting = ${JSON.stringify('你好'.repeat(500))};\n`;
+const page = `<!doctype html><title>字体格式转换</title><style>${'.tool{color:red}'.repeat(400)}</style>`;
 
 /** A GET that keeps the body as sent (Node's fetch would decode it). */
 function get(
@@ -36,6 +37,8 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(clientDir, '_astro'));
   fs.writeFileSync(path.join(clientDir, '_astro', 'page.AbC123.js'), script);
   fs.writeFileSync(path.join(clientDir, 'secret.js'), 'outside');
+  fs.mkdirSync(path.join(clientDir, 'tools'));
+  fs.writeFileSync(path.join(clientDir, 'tools', 'converter.html'), page);
   const fallback: http.RequestListener = (_req, res) => {
     res.writeHead(418, { 'Content-Type': 'text/plain' });
     res.end('fallback');
@@ -88,11 +91,29 @@ describe('withCompressedAssets', () => {
     expect(again.body.length).toBe(0);
   });
 
-  test.each(['/_astro/missing.js', '/_astro/..%2Fsecret.js', '/_astro/%E0%A4%A.js', '/secret.js'])(
-    'leaves %s to the next handler',
-    async (pathname) => {
-      const answer = await get(pathname, { 'Accept-Encoding': 'br' });
-      expect(answer.status).toBe(418);
-    },
-  );
+  test('sends a prerendered page with Brotli, to be revalidated on every visit', async () => {
+    for (const pathname of ['/tools/converter', '/tools/converter.html', '/tools/converter?from=home']) {
+      const answer = await get(pathname, { 'Accept-Encoding': 'gzip, br' });
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-encoding']).toBe('br');
+      expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(answer.headers['cache-control']).toBe('public, max-age=0');
+      expect(zlib.brotliDecompressSync(answer.body).toString()).toBe(page);
+      expect(answer.body.length).toBeLessThan(Buffer.byteLength(page) / 10);
+    }
+  });
+
+  test.each([
+    '/_astro/missing.js',
+    '/_astro/..%2Fsecret.js',
+    '/_astro/%E0%A4%A.js',
+    '/secret.js',
+    '/',
+    '/tools/missing',
+    '/tools/..%2F..%2Fetc/passwd',
+    '/tools//converter',
+  ])('leaves %s to the next handler', async (pathname) => {
+    const answer = await get(pathname, { 'Accept-Encoding': 'br' });
+    expect(answer.status).toBe(418);
+  });
 });

@@ -1,5 +1,6 @@
-// The font library's state in the URL, so that any list (filters, sort, page, layout, sample) can be shared.
-import { sampleFrom, sizeFrom } from './font-format.ts';
+// The font library's state in the URL, so that any list (filters, sort, page, layout, the type
+// tester's settings) can be shared.
+import { readTester, type TesterState, writeTester } from '../../lib/type-tester.ts';
 
 /** The filter parameters, in the order the filter rows show them; each is also a dictionary key. */
 export const FILTER_KEYS = ['category', 'script', 'weights', 'commercialFree'] as const;
@@ -18,6 +19,10 @@ export const SORTS = [
 ] as const;
 /** Families per page: 24 previews stay within the page's font budget (400 KB). */
 export const PAGE_SIZE = 24;
+/** The library's sample size when the address names none. */
+export const LIBRARY_PX = 36;
+/** Most families `only` may name (the 「包含这些字」 filter's answer). */
+const MAX_ONLY = 500;
 
 /** Everything the library reads from its URL. */
 export interface LibraryState {
@@ -26,10 +31,14 @@ export interface LibraryState {
   sort: (typeof SORTS)[number]['value'];
   current: number;
   layout: 'Table' | 'Grid';
-  /** The visitor's sample text ('' when it is the default). */
-  text: string;
-  sample: string;
-  px: number;
+  tester: TesterState;
+  /**
+   * Only these families, in this order: the families the 「包含这些字」 filter found, which the
+   * page's script adds when it asks for a page of the list (the pasted text is too long for an address).
+   */
+  only: string[] | undefined;
+  /** List `only` in its own order (fewest missing characters first) rather than by `sort`. */
+  inOnlyOrder: boolean;
 }
 
 /** Reads the library state from the page's URL, ignoring values it does not know. */
@@ -41,16 +50,21 @@ export function readLibraryState(params: URLSearchParams): LibraryState {
   }
   const sort = SORTS.find((option) => option.value === params.get('sort'))?.value ?? 'downloads';
   const current = Math.max(1, Math.min(100_000, Math.floor(Number(params.get('current')) || 1)));
-  const sample = sampleFrom(params.get('text'));
+  const only = params.has('only')
+    ? (params.get('only') ?? '')
+        .split(',')
+        .filter((gno) => /^[a-z0-9][a-z0-9-]{0,63}$/.test(gno))
+        .slice(0, MAX_ONLY)
+    : undefined;
   return {
     keyword: (params.get('keyword') ?? '').trim().slice(0, 50),
     filters,
     sort,
     current,
     layout: params.get('layout') === 'Grid' ? 'Grid' : 'Table',
-    text: params.get('text')?.trim() ? sample : '',
-    sample,
-    px: sizeFrom(params.get('px')),
+    tester: readTester(params, LIBRARY_PX),
+    only,
+    inOnlyOrder: params.get('onlyorder') === '1',
   };
 }
 
@@ -71,8 +85,7 @@ export function libraryHref(
   for (const key of FILTER_KEYS) if (next.filters[key]) params.set(key, next.filters[key] ?? '');
   if (next.sort !== 'downloads') params.set('sort', next.sort);
   if (next.layout !== 'Table') params.set('layout', next.layout);
-  if (next.text) params.set('text', next.text);
-  if (next.px !== 36) params.set('px', String(next.px));
+  writeTester(params, next.tester, LIBRARY_PX);
   if (next.current > 1) params.set('current', String(next.current));
   const query = params.toString();
   return query ? `/font?${query}` : '/font';

@@ -1,29 +1,39 @@
 import { useStore } from '@nanostores/react';
 import { type ReactElement, useEffect, useRef, useState } from 'react';
-import { type ChildFontResource, type FontResource, getFontDetail, getFontList } from '../../api/fonts.ts';
-import { addCompare, removeCompare, restoreCompare } from '../../stores/compare.ts';
-import { $compareFonts } from '../../stores/user.ts';
+import { type FontResource, getFontDetail, getFontList } from '../../api/fonts.ts';
+import { copyText } from '../../lib/copy-text.ts';
+import { sampleLang } from '../../lib/type-tester.ts';
+import {
+  $compareView,
+  type CompareMode,
+  keepSharedCompare,
+  MAX_COMPARED,
+  setCompareView,
+  startCompareView,
+} from '../../stores/compare-view.ts';
+import { showToast } from '../../stores/toast.ts';
+import { $tester, setRowWeight } from '../../stores/type-tester.ts';
+import { Segmented } from '../tools/Segmented.tsx';
+import { CompareCard, nearestChild } from './CompareCard.tsx';
 import { debounce, loadPreviews } from './font-previews.ts';
+import { GlyphOverlay } from './GlyphOverlay.tsx';
 
-const DEFAULT_TEXT = '天地玄黄，宇宙洪荒。The quick brown fox 0123';
-const WEIGHTS = [100, 200, 300, 400, 500, 600, 700, 800, 900];
+/**
+ * The text every face is compared in until the visitor types their own: characters Simplified,
+ * Traditional and Japanese faces share (same code points, no punctuation to lack).
+ */
+export const COMPARE_TEXT = '永和九年 暮春之初 The quick brown fox 0123';
 
-/** The child font closest to the wanted weight, upright preferred (what a browser would pick, near enough). */
-function nearestChild(font: FontResource, weight: number): ChildFontResource | undefined {
-  let best: ChildFontResource | undefined;
-  let bestScore = Number.POSITIVE_INFINITY;
-  for (const child of font.childFontResource) {
-    const score = Math.abs(Number(child['weight'] ?? 400) - weight) + (child['italic'] ? 1000 : 0);
-    if (score < bestScore) {
-      best = child;
-      bestScore = score;
-    }
-  }
-  return best;
-}
+const SCRIPTS: Record<string, string> = { '1': '简体', '2': '繁体', '3': '日文' };
 
 /** Finds families to add: a keyword search of the library. */
-function CompareSearch({ chosen }: { chosen: Set<string> }): ReactElement {
+function CompareSearch({
+  chosen,
+  onAdd,
+}: {
+  chosen: readonly string[];
+  onAdd: (font: FontResource) => void;
+}): ReactElement {
   const [keyword, setKeyword] = useState('');
   const [results, setResults] = useState<FontResource[]>([]);
   const search = useRef(
@@ -53,15 +63,11 @@ function CompareSearch({ chosen }: { chosen: Set<string> }): ReactElement {
       </label>
       <ul className="compare-search__results">
         {results
-          .filter((font) => !chosen.has(font.fontGNo))
+          .filter((font) => !chosen.includes(font.fontGNo))
           .map((font) => (
             <li key={font.fontGNo}>
               <span>{font.familyName}</span>
-              <button
-                type="button"
-                className="btn"
-                onClick={() => addCompare({ id: font.fontGNo, familyName: font.familyName })}
-              >
+              <button type="button" className="btn" onClick={() => onAdd(font)}>
                 加入对比
               </button>
             </li>
@@ -72,76 +78,84 @@ function CompareSearch({ chosen }: { chosen: Set<string> }): ReactElement {
 }
 
 /**
- * The compare list side by side (SPEC §4, §5): one shared text, size and weight for every font,
- * each drawn in the weight nearest to the chosen one; fonts are added by search and removed here.
+ * The compare page: the fonts of the address (or the visitor's own compare list) side by side or
+ * stacked, in the type tester's text, size and settings, each in a weight of its own; a glyph of two
+ * of them laid over each other; and a link that opens the same comparison for anyone.
  */
 export default function CompareBoard(): ReactElement {
-  const list = useStore($compareFonts);
+  const view = useStore($compareView);
+  const tester = useStore($tester);
   const [details, setDetails] = useState<Record<string, FontResource | null>>({});
-  const [text, setText] = useState(DEFAULT_TEXT);
-  const [size, setSize] = useState(40);
-  const [weight, setWeight] = useState(400);
+  const [started, setStarted] = useState(false);
   const board = useRef<HTMLDivElement>(null);
-  const [restored, setRestored] = useState(false);
 
   useEffect(() => {
-    restoreCompare();
-    setRestored(true);
+    startCompareView();
+    setStarted(true);
   }, []);
 
   useEffect(() => {
-    for (const item of list) {
-      const gno = String(item.id);
+    for (const gno of view.fonts) {
       if (gno in details) continue;
       setDetails((known) => ({ ...known, [gno]: null }));
       void getFontDetail({ gno })
         .then((font) => setDetails((known) => ({ ...known, [gno]: font })))
         .catch(() => undefined);
     }
-  }, [list, details]);
+  }, [view.fonts, details]);
 
   const drawn = useRef(debounce(() => board.current && void loadPreviews(board.current), 250)).current;
   // biome-ignore lint/correctness/useExhaustiveDependencies: the previews are redrawn whenever what they show changes.
-  useEffect(() => drawn(), [list, details, text, weight, drawn]);
+  useEffect(() => drawn(), [view.fonts, details, tester.text, tester.weights, drawn]);
 
-  const shown = text.trim() || DEFAULT_TEXT;
+  const text = tester.text || COMPARE_TEXT;
+  const add = (font: FontResource) => {
+    if (view.fonts.length >= MAX_COMPARED) {
+      showToast(`一次最多对比 ${MAX_COMPARED} 款字体`, 'warning');
+      return;
+    }
+    setDetails((known) => ({ ...known, [font.fontGNo]: font }));
+    setCompareView({ fonts: [...view.fonts, font.fontGNo] });
+  };
+  const remove = (gno: string) => {
+    setCompareView({ fonts: view.fonts.filter((font) => font !== gno) });
+    setRowWeight(gno, undefined);
+  };
+  const share = async () => {
+    const copied = await copyText(location.href);
+    showToast(
+      copied ? '对比链接已复制，发给别人即可看到同样的对比' : '复制失败，请从地址栏复制链接',
+      copied ? 'success' : 'error',
+    );
+  };
+
   return (
-    <div className="compare">
-      <div className="compare-controls">
-        <label className="compare-field compare-field--text">
-          <span>对比文字</span>
-          <input
-            className="input"
-            type="text"
-            value={text}
-            maxLength={60}
-            onChange={(event) => setText(event.target.value)}
-          />
-        </label>
-        <label className="compare-field">
-          <span>字号 {size} px</span>
-          <input
-            type="range"
-            min={16}
-            max={96}
-            step={2}
-            value={size}
-            onChange={(event) => setSize(Number(event.target.value))}
-          />
-        </label>
-        <label className="compare-field">
-          <span>字重</span>
-          <select className="input" value={weight} onChange={(event) => setWeight(Number(event.target.value))}>
-            {WEIGHTS.map((w) => (
-              <option key={w} value={w}>
-                {w}
-              </option>
-            ))}
-          </select>
-        </label>
+    <div className="compare-board-wrap">
+      {view.shared && (
+        <div className="compare-shared" role="status">
+          <p>这是一份分享的对比，共 {view.fonts.length} 款字体；你自己的对比列表没有改动。</p>
+          <button type="button" className="btn" onClick={keepSharedCompare}>
+            保存为我的对比列表
+          </button>
+        </div>
+      )}
+      <div className="compare-bar">
+        <Segmented<CompareMode>
+          legend="排列"
+          name="compare-mode"
+          options={[
+            { value: 'side', label: '并排' },
+            { value: 'stack', label: '堆叠' },
+          ]}
+          value={view.mode}
+          onChange={(mode) => setCompareView({ mode })}
+        />
+        <button type="button" className="btn" onClick={() => void share()} disabled={view.fonts.length === 0}>
+          复制对比链接
+        </button>
       </div>
-      <CompareSearch chosen={new Set(list.map((item) => String(item.id)))} />
-      {restored && list.length === 0 ? (
+      <CompareSearch chosen={view.fonts} onAdd={add} />
+      {started && view.fonts.length === 0 ? (
         <div className="compare-empty">
           <p>对比列表还是空的。</p>
           <p>
@@ -149,31 +163,35 @@ export default function CompareBoard(): ReactElement {
           </p>
         </div>
       ) : (
-        <div className="compare-board" ref={board} style={{ fontSize: `${size}px` }}>
-          {list.map((item) => {
-            const gno = String(item.id);
+        <div className={`compare-board compare-board--${view.mode}`} ref={board}>
+          {view.fonts.map((gno) => {
             const font = details[gno];
-            const child = font ? nearestChild(font, weight) : undefined;
             return (
-              <article className="compare-card" key={gno} aria-label={item.familyName ?? gno}>
-                <header>
-                  <a href={`/font/${gno}`}>{font?.familyName ?? item.familyName ?? gno}</a>
-                  <span>
-                    {child ? `${String(child['styleName'] ?? '')} ${String(child['weight'] ?? '')}` : '加载中'}
-                  </span>
-                  <button type="button" className="btn btn--ghost" onClick={() => removeCompare(gno)}>
-                    移除
-                  </button>
-                </header>
-                {child && (
-                  <p className="compare-card__sample" data-preview-gno={child.fontGNo}>
-                    {shown}
-                  </p>
-                )}
-              </article>
+              <CompareCard
+                key={gno}
+                gno={gno}
+                font={font ?? undefined}
+                weight={tester.weights[gno]}
+                text={text}
+                lang={sampleLang(SCRIPTS[font?.script ?? '1'] ?? '简体')}
+                onWeight={(weight) => setRowWeight(gno, weight)}
+                onRemove={() => remove(gno)}
+              />
             );
           })}
         </div>
+      )}
+      {view.fonts.length >= 2 && (
+        <GlyphOverlay
+          fonts={view.fonts.map((gno) => {
+            const font = details[gno];
+            const child = font ? nearestChild(font, tester.weights[gno] ?? 400) : undefined;
+            return { gno, name: font?.familyName ?? gno, face: child?.fontGNo ?? gno };
+          })}
+          chosen={view.overlay}
+          char={view.char || [...text.replace(/\s/g, '')][0] || '永'}
+          onChange={(overlay, char) => setCompareView({ overlay, char })}
+        />
       )}
     </div>
   );

@@ -14,7 +14,7 @@ interface Props {
  */
 export function FontUpload({ onChange }: Props): ReactElement {
   const inputId = useId();
-  const [uploading, setUploading] = useState<{ name: string; share: number } | null>(null);
+  const [uploading, setUploading] = useState<{ name: string; share: number; since: number } | null>(null);
   const [font, setFont] = useState<UploadedFont | null>(null);
   const [error, setError] = useState('');
   const [dragging, setDragging] = useState(false);
@@ -30,9 +30,14 @@ export function FontUpload({ onChange }: Props): ReactElement {
     setError('');
     setFont(null);
     onChange(null);
-    setUploading({ name: file.name, share: 0 });
+    const since = performance.now();
+    setUploading({ name: file.name, share: 0, since });
     try {
-      const uploaded = await uploadFont(file, (share) => setUploading({ name: file.name, share }), controller.signal);
+      const uploaded = await uploadFont(
+        file,
+        (share) => setUploading({ name: file.name, share, since }),
+        controller.signal,
+      );
       setFont(uploaded);
       onChange({
         source: { fileId: uploaded.fileId },
@@ -96,6 +101,8 @@ export function FontUpload({ onChange }: Props): ReactElement {
           label="上传进度"
           value={uploading.share}
           status={uploading.share < 1 ? `正在上传 ${uploading.name}` : '上传完成，正在读取字体'}
+          indeterminate={uploading.share >= 1}
+          since={uploading.since}
         />
       )}
       {error && (

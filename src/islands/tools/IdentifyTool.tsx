@@ -12,6 +12,7 @@ import {
 } from '../../api/identify.ts';
 import { IDENTIFY_MAX_BYTES } from '../../contract/identify.ts';
 import { installFontActions } from '../fonts/font-actions.ts';
+import { Elapsed } from './Elapsed.tsx';
 import { type EditableGlyph, glyphKey, newBox, splitBox, unionBox } from './identify/boxes.ts';
 import { Candidates } from './identify/Candidates.tsx';
 import { GlyphBoxEditor } from './identify/GlyphBoxEditor.tsx';
@@ -37,7 +38,13 @@ export function IdentifyTool(): ReactElement {
   const [glyphs, setGlyphs] = useState<EditableGlyph[]>([]);
   const [selected, setSelected] = useState<number | null>(null);
   const [result, setResult] = useState<IdentifyResult | null>(null);
-  const [busy, setBusy] = useState('');
+  // What is being done now, and since when (performance.now()), for the time spent.
+  const [busy, setBusyText] = useState('');
+  const [busySince, setBusySince] = useState(0);
+  const setBusy = (text: string) => {
+    setBusyText(text);
+    if (text) setBusySince(performance.now());
+  };
   const [error, setError] = useState('');
   const [preparedImage, setPreparedImage] = useState<HTMLImageElement | null>(null);
   const view = useRef<PictureView | null>(null);
@@ -347,6 +354,13 @@ export function IdentifyTool(): ReactElement {
 
       <p id={ids.status} className="tool-result__summary" aria-live="polite">
         {busy}
+        {busy && (
+          // Counted every second, so not announced.
+          <span aria-hidden="true">
+            {' '}
+            <Elapsed since={busySince} />
+          </span>
+        )}
       </p>
       {error && (
         <p className="tool-error" role="alert">

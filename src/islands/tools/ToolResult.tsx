@@ -33,7 +33,13 @@ export function ToolResult({ id, title, job, empty, progressLabel, workingStatus
       </h2>
       {job.phase === 'idle' && <p className="tool-result__empty">{empty}</p>}
       {job.phase === 'working' && (
-        <ProgressBar label={progressLabel} value={job.job?.progress} status={jobStatus(job.job, workingStatus)} />
+        <ProgressBar
+          label={progressLabel}
+          value={job.job?.progress}
+          status={jobStatus(job.job, workingStatus)}
+          indeterminate={job.job?.indeterminate}
+          since={job.startedAt}
+        />
       )}
       {job.phase === 'failed' && (
         <p className="tool-error" role="alert">

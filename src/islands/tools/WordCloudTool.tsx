@@ -15,6 +15,8 @@ import {
 import {
   boldestFace,
   CLOUD_SAMPLE,
+  CLOUD_SAMPLE_SIZES,
+  CLOUD_SAMPLE_SRCSET,
   CLOUD_SAMPLE_URL,
   type CloudOrientation,
   type CloudPalette,
@@ -22,6 +24,7 @@ import {
 } from '../../contract/word-cloud.ts';
 import { takeEarlyInput } from '../../lib/early-clicks.ts';
 import { debounceAfterFirst } from '../fonts/font-previews.ts';
+import { Elapsed } from './Elapsed.tsx';
 import { FontSourcePicker } from './FontSourcePicker.tsx';
 import { isAbort, messageOf, type PickedFont } from './picked-font.ts';
 import { Segmented } from './Segmented.tsx';
@@ -97,6 +100,29 @@ function download(blob: Blob, name: string): void {
  * character of a library font, or an uploaded picture), the font and colours, and a live preview
  * drawn on the server; the same layout downloads as PNG or SVG.
  */
+/**
+ * Whether a request is the one the page opened on (CLOUD_SAMPLE in the default face), which the
+ * server drew into the page's HTML (renderSample builds it the same way).
+ */
+function isSampleRequest(request: CloudRequest, text: string, limit: number, defaultFont: PickedFont | null): boolean {
+  return (
+    text === CLOUD_SAMPLE.text &&
+    limit === CLOUD_SAMPLE.limit &&
+    defaultFont !== null &&
+    JSON.stringify(request.font) === JSON.stringify(defaultFont.source) &&
+    request.shape?.kind === 'template' &&
+    request.shape.id === CLOUD_SAMPLE.templateId &&
+    request.threshold === CLOUD_SAMPLE.threshold / 100 &&
+    request.orientation === CLOUD_SAMPLE.orientation &&
+    request.verticalText === CLOUD_SAMPLE.verticalText &&
+    request.colors === CLOUD_SAMPLE.palette &&
+    request.background === CLOUD_SAMPLE.background &&
+    request.width === CLOUD_SAMPLE.width &&
+    request.height === CLOUD_SAMPLE.height &&
+    request.seed === CLOUD_SAMPLE.seed
+  );
+}
+
 export default function WordCloudTool(): ReactElement {
   const ids = {
     text: useId(),
@@ -136,6 +162,8 @@ export default function WordCloudTool(): ReactElement {
   const [seed, setSeed] = useState<number>(CLOUD_SAMPLE.seed);
   const [image, setImage] = useState<{ url: string; report: CloudReport; words: string[] } | null>(null);
   const [drawing, setDrawing] = useState(false);
+  // When the drawing under way began (performance.now()), for the time spent.
+  const [drawingSince, setDrawingSince] = useState(0);
   const [sampleShown, setSampleShown] = useState(true);
   const [error, setError] = useState('');
   const [saving, setSaving] = useState('');
@@ -239,17 +267,21 @@ export default function WordCloudTool(): ReactElement {
 
   const redraw = useMemo(
     () =>
-      debounceAfterFirst((next: CloudRequest) => {
+      debounceAfterFirst((next: CloudRequest, sample: boolean) => {
         controller.current?.abort();
         const current = new AbortController();
         controller.current = current;
         setDrawing(true);
+        setDrawingSince(performance.now());
         drawCloud({ ...next, format: 'png' }, current.signal)
           .then(({ image: blob, report }) => {
             setImage((old) => {
-              if (old) URL.revokeObjectURL(old.url);
+              if (old?.url.startsWith('blob:')) URL.revokeObjectURL(old.url);
+              // The sample's request draws the picture the page already shows: it keeps that picture's
+              // address, so nothing is loaded or painted again (nor counted as a later, largest paint).
+              const url = sample ? CLOUD_SAMPLE_URL : URL.createObjectURL(blob);
               // The picture's description names the words it was drawn from, not the words typed since.
-              return { url: URL.createObjectURL(blob), report, words: (next.words ?? []).map((item) => item.text) };
+              return { url, report, words: (next.words ?? []).map((item) => item.text) };
             });
             setError('');
           })
@@ -264,7 +296,7 @@ export default function WordCloudTool(): ReactElement {
   );
   // biome-ignore lint/correctness/useExhaustiveDependencies: the request's JSON is its identity
   useEffect(() => {
-    if (request) redraw(request);
+    if (request) redraw(request, sampleShown && isSampleRequest(request, text, limit, defaultFont));
   }, [requestKey, redraw]);
 
   async function save(format: 'png' | 'svg' | 'svg-outlines'): Promise<void> {
@@ -589,6 +621,8 @@ export default function WordCloudTool(): ReactElement {
             <img
               className="wordcloud__image"
               src={image.url}
+              // The sample keeps the sizes it was first painted from, so it is not loaded again.
+              {...(image.url === CLOUD_SAMPLE_URL ? { srcSet: CLOUD_SAMPLE_SRCSET, sizes: CLOUD_SAMPLE_SIZES } : {})}
               alt={`词云预览：${image.words.slice(0, 8).join('、')}等`}
               width={size.width}
               height={size.height}
@@ -599,6 +633,8 @@ export default function WordCloudTool(): ReactElement {
             <img
               className="wordcloud__image"
               src={CLOUD_SAMPLE_URL}
+              srcSet={CLOUD_SAMPLE_SRCSET}
+              sizes={CLOUD_SAMPLE_SIZES}
               alt="词云预览：示例文字“字体设计是一门慢手艺”排成的词云"
               width={CLOUD_SAMPLE.width}
               height={CLOUD_SAMPLE.height}
@@ -617,6 +653,13 @@ export default function WordCloudTool(): ReactElement {
               : report
                 ? `已排入 ${report.placed} 个词${report.dropped.length ? `，${report.dropped.length} 个词放不下` : ''}${report.missing.length ? `；这款字体缺字，未使用：${report.missing.slice(0, 8).join('、')}${report.missing.length > 8 ? ' 等' : ''}` : ''}。`
                 : ''}
+          {drawing && (
+            // Counted every second, so not announced.
+            <span aria-hidden="true">
+              {' '}
+              <Elapsed since={drawingSince} />
+            </span>
+          )}
         </p>
         {error && (
           <p className="tool-error" role="alert">

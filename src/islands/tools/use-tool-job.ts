@@ -15,6 +15,8 @@ export interface ToolJob {
   job: JobView | undefined;
   result: JobResult | null;
   error: string;
+  /** When the run began (performance.now()), for the time spent. */
+  startedAt: number | undefined;
   /** Starts a job with `start` (which answers its id) and follows it to the end. */
   run: (start: () => Promise<{ jobId: string }>, doneMessage: string) => Promise<void>;
   /** Forgets the last result, e.g. when the font changes. */
@@ -30,6 +32,7 @@ export function useToolJob(): ToolJob {
   const [job, setJob] = useState<JobView | undefined>();
   const [result, setResult] = useState<JobResult | null>(null);
   const [error, setError] = useState('');
+  const [startedAt, setStartedAt] = useState<number | undefined>();
   const controller = useRef<AbortController | null>(null);
 
   useEffect(() => () => controller.current?.abort(), []);
@@ -48,6 +51,7 @@ export function useToolJob(): ToolJob {
     const current = new AbortController();
     controller.current = current;
     setPhase('working');
+    setStartedAt(performance.now());
     let started = false;
     try {
       const { jobId } = await start();
@@ -66,7 +70,7 @@ export function useToolJob(): ToolJob {
     }
   }
 
-  return { phase, job, result, error, run, reset };
+  return { phase, job, result, error, startedAt, run, reset };
 }
 
 /** The status line of a running job. */

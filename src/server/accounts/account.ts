@@ -14,6 +14,7 @@ import { createSession, deleteSessionByToken, type IssuedSession, revokeSessions
 import { db as configuredDb } from '../db/client.ts';
 import { accounts, type CodeChannel, type CodePurpose } from '../db/schema/index.ts';
 import { env } from '../env.ts';
+import { addressKey } from '../http/address-key.ts';
 import { ApiError, badRequest, tooManyRequests } from '../http/envelope.ts';
 import { log } from '../log.ts';
 import { welcome } from '../messages/notifications.ts';
@@ -63,7 +64,7 @@ export async function sendCode(
   meta: RequestMeta,
 ): Promise<{ cooldown: number }> {
   if (input.purpose === 'login' && input.channel !== 'sms') throw badRequest('验证码登录只支持手机号');
-  enforce(await ctx.limits.sendCodeIp.hit(`ip:${meta.ip}`), '获取验证码太频繁，请稍后再试');
+  enforce(await ctx.limits.sendCodeIp.hit(`ip:${addressKey(meta.ip)}`), '获取验证码太频繁，请稍后再试');
   // One request per address at a time on every node, so two quick clicks cannot both pass the cooldown check.
   const flightKey = `${input.channel}:${input.target}`;
   if (!(await ctx.limits.sendingCode.hit(flightKey)).allowed) {
@@ -86,9 +87,10 @@ async function deliverCode(
   const where = { channel: input.channel, target: input.target, purpose: input.purpose };
   const limits = { perTarget: config.CODE_DAILY_LIMIT_PER_TARGET, perIp: config.CODE_DAILY_LIMIT_PER_IP };
   // Limits first, so a refused request does not use up the captcha the person just solved.
-  await assertMaySendCode(db, where, meta.ip, limits, ctx.clock);
+  // Codes are counted per network (addressKey): the row keeps the network, not the exact address.
+  await assertMaySendCode(db, where, addressKey(meta.ip), limits, ctx.clock);
   await requireCaptcha(ctx, input.captchaVerification);
-  const code = await createCode(db, where, meta.ip, ctx.clock);
+  const code = await createCode(db, where, addressKey(meta.ip), ctx.clock);
   const message = composeCodeMessage({
     channel: input.channel,
     to: input.target,
@@ -134,24 +136,36 @@ export async function loginWithPassword(
   meta: RequestMeta,
 ): Promise<IssuedSession> {
   const accountKey = `${input.channel}:${input.target}`;
-  const pairKey = `${accountKey}|${meta.ip}`;
-  const ipKey = `ip:${meta.ip}`;
+  const network = addressKey(meta.ip);
+  const pairKey = `${accountKey}|${network}`;
+  const ipKey = `ip:${network}`;
   const tooMany = '登录失败次数过多，请稍后再试，或用验证码登录';
-  enforce(await ctx.limits.loginPair.check(pairKey), tooMany);
-  enforce(await ctx.limits.loginIp.check(ipKey), tooMany);
-  await requireCaptcha(ctx, input.captchaVerification, await accountRounds(ctx, accountKey));
+  // Each attempt takes its place in both counters before the password is checked (one atomic
+  // statement each), so parallel attempts cannot all pass a check before any of them is counted:
+  // of twelve at once, five are checked. A place is given back when the attempt turns out not to
+  // be one (the other limit refused it, or the captcha did) and when the password was right.
+  enforce(await ctx.limits.loginPair.hit(pairKey), tooMany);
+  const byIp = await ctx.limits.loginIp.hit(ipKey);
+  if (!byIp.allowed) await ctx.limits.loginPair.release(pairKey);
+  enforce(byIp, tooMany);
+  try {
+    await requireCaptcha(ctx, input.captchaVerification, await accountRounds(ctx, accountKey));
+  } catch (error) {
+    await ctx.limits.loginPair.release(pairKey);
+    await ctx.limits.loginIp.release(ipKey);
+    throw error;
+  }
   const delay = loginDelayMs(await ctx.limits.loginFailures.count(accountKey));
   if (delay > 0) await ctx.pause(delay);
   const db = await configuredDb();
   const account = await findAccountByTarget(db, input.channel, input.target);
   const valid = await verifyPassword(account?.passwordHash, input.password);
   if (!account || !valid) {
-    await ctx.limits.loginPair.hit(pairKey);
     await ctx.limits.loginFailures.hit(accountKey);
-    await ctx.limits.loginIp.hit(ipKey);
     throw new ApiError(401, '401', LOGIN_FAILED_MESSAGE);
   }
   await ctx.limits.loginPair.reset(pairKey);
+  await ctx.limits.loginIp.release(ipKey);
   await ctx.limits.loginFailures.reset(accountKey);
   if (account.disabledAt) throw new ApiError(403, '403', '该账户已停用，请联系管理员');
   if (account.passwordHash && needsRehash(account.passwordHash)) {
@@ -191,7 +205,7 @@ export async function register(
   input: Address & { code: string; password: string; nickname?: string | undefined },
   meta: RequestMeta,
 ): Promise<IssuedSession> {
-  enforce(await ctx.limits.registerIp.hit(`ip:${meta.ip}`), '注册太频繁，请稍后再试');
+  enforce(await ctx.limits.registerIp.hit(`ip:${addressKey(meta.ip)}`), '注册太频繁，请稍后再试');
   assertPasswordPolicy(input.password);
   const db = await configuredDb();
   const where = { channel: input.channel, target: input.target, purpose: 'register' as const };

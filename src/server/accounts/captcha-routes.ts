@@ -6,6 +6,8 @@ import type { CaptchaSubject } from '../auth/captcha.ts';
 import { TRACK_JSON_BYTES } from '../auth/captcha.ts';
 import { type AuthContext, authContext } from '../auth/context.ts';
 import { type ApiBindings, clientIp } from '../auth/middleware.ts';
+import { addressKey } from '../http/address-key.ts';
+import { refuseForbiddenText } from '../http/text-guard.ts';
 import { log } from '../log.ts';
 import { accountRounds } from './common.ts';
 import { toAddress } from './schemas.ts';
@@ -23,24 +25,37 @@ function answer(
   return c.json(body, status as ContentfulStatusCode);
 }
 
-async function readJson(c: Context): Promise<Record<string, unknown> | undefined> {
+const NOT_JSON = '请求体不是有效的 JSON';
+const FORBIDDEN_TEXT = '验证数据含有不允许的字符（空字符或残缺的 Unicode 字符）';
+
+/**
+ * The JSON object of a captcha call, or the reason it is malformed (0016): not JSON, not an object,
+ * or text holding a NUL or a lone surrogate (the database cannot store the first, nor encode the
+ * second), refused before any field reaches a limiter key or a query.
+ */
+async function readJson(c: Context): Promise<Record<string, unknown> | string> {
   const text = await c.req.text();
   if (!text.trim()) return {};
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(text) as unknown;
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : undefined;
+    parsed = JSON.parse(text);
   } catch {
-    return undefined;
+    return NOT_JSON;
   }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return NOT_JSON;
+  try {
+    refuseForbiddenText(parsed);
+  } catch {
+    return FORBIDDEN_TEXT;
+  }
+  return parsed as Record<string, unknown>;
 }
 
 /** Who asks: the address, and the browser id AJ-Captcha clients send as `clientUid`. */
 function subjectOf(c: Context<{ Bindings: ApiBindings }>, body: Record<string, unknown>): CaptchaSubject {
   const uid = body['clientUid'];
   return {
-    ip: clientIp(c),
+    ip: addressKey(clientIp(c)),
     clientUid: typeof uid === 'string' && /^[\w-]{8,64}$/.test(uid) ? uid : undefined,
   };
 }
@@ -65,10 +80,10 @@ export function captchaRoutes(ctx: AuthContext = authContext()): Hono<{ Bindings
 
   routes.post('/get', async (c) => {
     const body = await readJson(c);
-    if (!body) return answer(c, '0016', '请求体不是有效的 JSON', null, 400);
+    if (typeof body === 'string') return answer(c, '0016', body, null, 400);
     const type = body['captchaType'] ?? 'blockPuzzle';
     if (type !== 'blockPuzzle') return answer(c, '0016', '只支持滑动拼图验证（blockPuzzle）', null, 400);
-    const verdict = await ctx.limits.captchaGetIp.hit(`ip:${clientIp(c)}`);
+    const verdict = await ctx.limits.captchaGetIp.hit(`ip:${addressKey(clientIp(c))}`);
     if (!verdict.allowed) {
       c.header('Retry-After', String(verdict.retryAfter));
       return answer(c, '6201', '获取验证码太频繁，请稍后再试', null, 429);
@@ -90,7 +105,7 @@ export function captchaRoutes(ctx: AuthContext = authContext()): Hono<{ Bindings
 
   routes.post('/check', async (c) => {
     const body = await readJson(c);
-    if (!body) return answer(c, '0016', '请求体不是有效的 JSON', null, 400);
+    if (typeof body === 'string') return answer(c, '0016', body, null, 400);
     const { token, pointJson, trackJson, captchaType } = body;
     if (typeof token !== 'string' || !token) return answer(c, '0011', 'token 不能为空', null, 400);
     if (typeof pointJson !== 'string' || !pointJson) return answer(c, '0011', 'pointJson 不能为空', null, 400);
@@ -98,7 +113,7 @@ export function captchaRoutes(ctx: AuthContext = authContext()): Hono<{ Bindings
     if (trackJson !== undefined && (typeof trackJson !== 'string' || trackJson.length > TRACK_JSON_BYTES * 2)) {
       return answer(c, '0016', '验证数据格式不正确', null, 400);
     }
-    const verdict = await ctx.limits.captchaCheckIp.hit(`ip:${clientIp(c)}`);
+    const verdict = await ctx.limits.captchaCheckIp.hit(`ip:${addressKey(clientIp(c))}`);
     if (!verdict.allowed) {
       c.header('Retry-After', String(verdict.retryAfter));
       return answer(c, '6201', '验证太频繁，请稍后再试', null, 429);

@@ -41,8 +41,6 @@ function meta(c: Context): RequestMeta {
   return { ip: clientIp(c), userAgent: c.req.header('user-agent') };
 }
 
-// The largest JSON body an account call accepts.
-const JSON_BODY_LIMIT = 16 * 1024;
 // Room for the multipart framing and a nickname around the largest avatar.
 const PROFILE_BODY_LIMIT = AVATAR_MAX_BYTES + 64 * 1024;
 
@@ -54,16 +52,6 @@ const PROFILE_BODY_LIMIT = AVATAR_MAX_BYTES + 64 * 1024;
 export function accountRoutes(ctx: AuthContext = authContext()): Hono<AuthEnv> {
   const routes = new Hono<AuthEnv>();
   const auth = authenticate(ctx);
-  // JSON bodies here are a few hundred bytes; anything far larger is refused before it is read.
-  const jsonLimit = bodyLimit({
-    maxSize: JSON_BODY_LIMIT,
-    onError: () => {
-      throw payloadTooLarge('请求内容过大');
-    },
-  });
-  for (const path of ['/login', '/sms-login', '/logout', '/account/*']) {
-    routes.use(path, async (c, next) => (c.req.path.endsWith('/update-account-info') ? next() : jsonLimit(c, next)));
-  }
 
   routes.post('/login', validate('json', loginBody), async (c) => {
     const body = c.req.valid('json');

@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { db } from '../db/client.ts';
 import { env } from '../env.ts';
+import { clientAddressOf } from '../http/address-key.ts';
 import { ApiError } from '../http/envelope.ts';
 import type { AuthContext } from './context.ts';
 import { findSession, type IssuedSession, type SessionAccount } from './sessions.ts';
@@ -31,12 +32,12 @@ export interface AuthEnv {
  * sets it), since anyone can send the header; otherwise the socket's address.
  */
 export function clientIp(c: Context): string {
-  if (env().TRUST_PROXY) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded.slice(0, 64);
-  }
   const bindings = (c.env ?? {}) as ApiBindings;
-  return bindings.clientAddress || bindings.incoming?.socket?.remoteAddress || 'unknown';
+  return clientAddressOf(
+    c.req.header('x-forwarded-for'),
+    bindings.clientAddress || bindings.incoming?.socket?.remoteAddress,
+    env().TRUST_PROXY,
+  );
 }
 
 // Longer values are not tokens; they are refused before any work is done.
@@ -82,6 +83,8 @@ export async function requireSession(
  */
 export function setTokenCookie(c: Context, session: IssuedSession): void {
   const config = env();
+  // The answer carries a session token: no cache, shared or the browser's own, may keep it.
+  c.header('Cache-Control', 'no-store');
   setCookie(c, TOKEN_COOKIE, session.token, {
     path: '/',
     sameSite: 'Lax',
@@ -94,6 +97,7 @@ export function setTokenCookie(c: Context, session: IssuedSession): void {
 /** Removes the `token` cookie (logout). */
 export function clearTokenCookie(c: Context): void {
   const config = env();
+  c.header('Cache-Control', 'no-store');
   deleteCookie(c, TOKEN_COOKIE, {
     path: '/',
     secure: config.SITE_URL.startsWith('https:'),

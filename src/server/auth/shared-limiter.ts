@@ -16,6 +16,12 @@ export interface SharedLimiter {
   count(key: string): Promise<number>;
   /** Forgets the key (e.g. after a successful login). */
   reset(key: string): Promise<void>;
+  /**
+   * Gives back one allowed hit in the current window: a hit taken to reserve a place for an attempt
+   * (so that parallel attempts cannot all pass a check before any of them counts) that turned out
+   * not to be one.
+   */
+  release(key: string): Promise<void>;
 }
 
 /** What a limiter needs: a name unique on the site (it prefixes the keys), its numbers and a clock. */
@@ -79,6 +85,12 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
     },
     async reset(key) {
       await (await database()).delete(rateCounters).where(eq(rateCounters.key, rowKey(key)));
+    },
+    async release(key) {
+      await (await database())
+        .update(rateCounters)
+        .set({ count: sql`greatest(${rateCounters.count} - 1, 0)` })
+        .where(and(eq(rateCounters.key, rowKey(key)), gt(rateCounters.windowEndsAt, now())));
     },
   };
 }

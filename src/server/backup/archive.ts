@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { getTableName, is, sql } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import * as tar from 'tar';
@@ -92,9 +93,17 @@ export async function backupTo(db: Db, dataDir: string, file: string): Promise<B
     await fsp.writeFile(path.join(work, 'manifest.json'), JSON.stringify(manifest, null, 2));
     await fsp.mkdir(path.dirname(path.resolve(file)), { recursive: true });
     const entries = (await fsp.readdir(work)).sort();
-    // Written beside its final name and renamed, so a cut-off backup never looks complete.
-    await tar.create({ gzip: true, file: `${file}.partial`, cwd: work, portable: true }, entries);
-    await fsp.rename(`${file}.partial`, file);
+    // Written beside its final name and renamed, so a cut-off backup never looks complete. It holds
+    // password and session hashes and the signing secrets, so only its owner may read it (0600, set
+    // when the file is created, whatever the umask, so it is never readable by others even briefly).
+    const partial = `${file}.partial`;
+    await fsp.rm(partial, { force: true });
+    await pipeline(
+      tar.create({ gzip: true, cwd: work, portable: true }, entries),
+      fs.createWriteStream(partial, { mode: 0o600, flags: 'wx' }),
+    );
+    await fsp.chmod(partial, 0o600);
+    await fsp.rename(partial, file);
     return manifest;
   } finally {
     await fsp.rm(work, { recursive: true, force: true });

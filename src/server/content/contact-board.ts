@@ -6,6 +6,7 @@ import type { SharedLimiter } from '../auth/shared-limiter.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { accounts, messageBoard, messageBoardReplies } from '../db/schema/index.ts';
 import { env } from '../env.ts';
+import { addressKey } from '../http/address-key.ts';
 import { badRequest, notFound, tooManyRequests } from '../http/envelope.ts';
 import { log } from '../log.ts';
 import { notify } from '../messages/notifications.ts';
@@ -44,7 +45,8 @@ export async function saveBoardMessage(
   guards: BoardMessageGuards,
   database?: Db,
 ): Promise<{ id: number }> {
-  const key = sender.ip ?? 'unknown';
+  // One writer per network: an IPv6 visitor's whole /64 shares the limit (http/address-key.ts).
+  const key = addressKey(sender.ip ?? 'unknown');
   const verdict = await guards.limiter.check(key);
   if (!verdict.allowed) throw tooManyRequests(verdict.retryAfter, '留言太频繁了，请稍后再试');
   if (guards.consumeCaptcha && !(await guards.consumeCaptcha(input.captchaVerification))) {

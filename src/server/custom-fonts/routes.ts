@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { type Context, Hono } from 'hono';
 import { CUSTOM_FONT_ACTION_DONE } from '../../contract/custom-fonts.ts';
-import { type AccountResolver, requireAccount, sessionAccount } from '../auth/current-account.ts';
+import { type AccountResolver, requireAccount, sessionAccount, signedIn } from '../auth/current-account.ts';
 import { contentDisposition } from '../fonts/download-routes.ts';
 import { ApiError, notFound, ok } from '../http/envelope.ts';
 import { pageQuery, validate } from '../http/validate.ts';
@@ -33,7 +33,7 @@ export function customFontRoutes(options: { account?: AccountResolver } = {}): H
     const { accountId } = await caller(c);
     return c.json(ok(await attachmentTicket(accountId, c.req.valid('query'))));
   });
-  routes.post('/dingzhi/request', validate('json', requestBody), async (c) => {
+  routes.post('/dingzhi/request', signedIn(resolve), validate('json', requestBody), async (c) => {
     const { accountId } = await caller(c);
     const detail = await createRequest(accountId, c.req.valid('json'));
     return c.json(ok(detail, '需求已提交，我们会在两个工作日内联系你'));
@@ -53,7 +53,7 @@ export function customFontRoutes(options: { account?: AccountResolver } = {}): H
     return c.json(ok(await requestQueue(await caller(c), filter, { current, size })));
   });
   // A form of the editor's page (answered with a redirect back to it) or a script's call.
-  routes.post('/dingzhi/move', validate('form', moveBody), async (c) => {
+  routes.post('/dingzhi/move', signedIn(resolve), validate('form', moveBody), async (c) => {
     const who = await caller(c);
     const { uid, action, from, note, quote } = c.req.valid('form');
     const page = `/editor/dingzhi/${uid}`;

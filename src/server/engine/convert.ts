@@ -128,13 +128,26 @@ export async function checkWrittenFont(bytes: Uint8Array, format: TargetFormat |
   }
 }
 
+/** How a conversion says where it is, for a progress display. */
+export interface ConvertReport {
+  /** The share of the encoding done, from encoders that can tell (WOFF by table, SVG by glyph). */
+  progress?: (fraction: number) => void;
+  /**
+   * The stage now running: encoding with a share to report, encoding in one call that cannot tell
+   * how far it is (WOFF2: Brotli at quality 11 over the whole font), or checking the written font.
+   */
+  stage?: (stage: 'encoding' | 'encoding-opaque' | 'checking') => void;
+}
+
 /** Writes a standalone font in one target format; refuses unsound targets (see conversionProblem). */
 export async function convertFont(
   sfnt: Uint8Array,
   target: TargetFormat,
-  onProgress?: (fraction: number) => void,
+  report: ConvertReport = {},
 ): Promise<Uint8Array> {
-  const written = await writeFont(sfnt, target, onProgress);
+  report.stage?.(target === 'woff2' ? 'encoding-opaque' : 'encoding');
+  const written = await writeFont(sfnt, target, report.progress);
+  report.stage?.('checking');
   await checkWrittenFont(written, target);
   return written;
 }
@@ -154,7 +167,7 @@ async function writeFont(
       // Rewritten rather than passed through, so the file has a clean directory and checksums.
       return writeSfnt(font);
     case 'woff':
-      return encodeWoff(sfnt);
+      return encodeWoff(sfnt, onProgress);
     case 'woff2':
       return encodeWoff2(sfnt);
     case 'eot':

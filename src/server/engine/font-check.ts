@@ -161,6 +161,46 @@ function checkCff(cff: DataView): void {
   cffIndexEnd(cff, at, '全局子程序');
 }
 
+/** head: version 1, the magic number, units per em, a font box that is not inside out, known formats. */
+function checkHead(head: DataView): void {
+  if (head.getUint16(0) !== 1) fail(`头部（head）表的版本 ${head.getUint16(0)} 不受支持`, 'head version');
+  if (head.getUint32(12) !== 0x5f0f3cf5) fail('头部（head）表的标识不对', 'head magic');
+  const unitsPerEm = head.getUint16(18);
+  if (unitsPerEm < 16 || unitsPerEm > 16384) fail(`每 em 单位数 ${unitsPerEm} 不在 16–16384 之间`, 'unitsPerEm');
+  if (head.getInt16(36) > head.getInt16(40)) fail('头部（head）表的字体边界框左右颠倒', 'head xMin > xMax');
+  if (head.getInt16(38) > head.getInt16(42)) fail('头部（head）表的字体边界框上下颠倒', 'head yMin > yMax');
+  const indexToLoc = head.getInt16(50);
+  if (indexToLoc !== 0 && indexToLoc !== 1) fail('头部（head）表的 loca 格式无效', 'indexToLocFormat');
+  if (head.getInt16(52) !== 0) fail('头部（head）表的字形数据格式无效', 'glyphDataFormat');
+}
+
+/** name: format 0 or 1, its records inside the table, and the strings after them. */
+function checkName(name: DataView): void {
+  const format = name.getUint16(0);
+  if (format > 1) fail(`名称（name）表的格式 ${format} 不受支持`, 'name format');
+  const count = name.getUint16(2);
+  let headerEnd = 6 + count * 12;
+  if (headerEnd > name.byteLength) fail('名称（name）表的记录超出范围', 'name records');
+  if (format === 1) {
+    if (headerEnd + 2 > name.byteLength) fail('名称（name）表的语言标签超出范围', 'name langTagCount');
+    headerEnd += 2 + name.getUint16(headerEnd) * 4;
+    if (headerEnd > name.byteLength) fail('名称（name）表的语言标签超出范围', 'name langTags');
+  }
+  const stringOffset = name.getUint16(4);
+  if (stringOffset > name.byteLength || stringOffset < headerEnd) {
+    fail('名称（name）表的字符串位置超出范围', `name stringOffset ${stringOffset}`);
+  }
+}
+
+/** post: versions 1, 2 and 3 are the ones browsers read (2.5 is deprecated, 4 is Apple's). */
+function checkPost(post: DataView): void {
+  const version = post.getUint32(0);
+  if (version !== 0x00010000 && version !== 0x00020000 && version !== 0x00030000) {
+    const shown = `${version >>> 16}.${((version & 0xffff) >>> 12).toString(16)}`;
+    fail(`PostScript（post）表的版本 ${shown} 不受支持`, `post version ${version.toString(16)}`);
+  }
+}
+
 /**
  * Checks a standalone TrueType or OpenType font (sfnt bytes) the way browsers do; throws
  * FontInputError('corrupt') with a Chinese reason for the first rule the font breaks.
@@ -168,22 +208,20 @@ function checkCff(cff: DataView): void {
 export function checkFont(bytes: Uint8Array): void {
   const tables = directory(bytes);
   const head = need(tables, 'head', 54);
-  if (head.getUint32(12) !== 0x5f0f3cf5) fail('头部（head）表的标识不对', 'head magic');
-  const unitsPerEm = head.getUint16(18);
-  if (unitsPerEm < 16 || unitsPerEm > 16384) fail(`每 em 单位数 ${unitsPerEm} 不在 16–16384 之间`, 'unitsPerEm');
+  checkHead(head);
   const indexToLoc = head.getInt16(50);
-  if (indexToLoc !== 0 && indexToLoc !== 1) fail('头部（head）表的 loca 格式无效', 'indexToLocFormat');
   const maxp = need(tables, 'maxp', 6);
   const numGlyphs = maxp.getUint16(4);
   if (numGlyphs === 0) fail('字体里没有字形', 'numGlyphs 0');
   const hhea = need(tables, 'hhea', 36);
+  if (hhea.getUint16(0) !== 1) fail(`水平度量（hhea）表的版本 ${hhea.getUint16(0)} 不受支持`, 'hhea majorVersion');
   const metrics = hhea.getUint16(34);
   if (metrics === 0 || metrics > numGlyphs) fail('水平度量（hhea）表的度量数与字形数不符', 'numberOfHMetrics');
   const hmtx = need(tables, 'hmtx', 0);
   if (hmtx.byteLength < metrics * 4 + (numGlyphs - metrics) * 2) fail('水平度量（hmtx）表比字形数短', 'hmtx short');
   checkCmap(need(tables, 'cmap', 4));
-  need(tables, 'name', 6);
-  need(tables, 'post', 32);
+  checkName(need(tables, 'name', 6));
+  checkPost(need(tables, 'post', 32));
   if (tables.has('glyf') || tables.has('loca')) checkGlyf(tables, numGlyphs, indexToLoc === 1);
   else if (tables.has('CFF ')) checkCff(need(tables, 'CFF ', 4));
   else if (!tables.has('CFF2')) fail('字体里没有轮廓数据（glyf 或 CFF 表）', 'no outlines');

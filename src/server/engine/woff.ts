@@ -11,13 +11,21 @@ const HEADER_SIZE = 44;
 const RECORD_SIZE = 20;
 const pad4 = (n: number) => (n + 3) & ~3;
 
-/** Wraps a TTF/OTF in WOFF; a table is stored deflated only when that makes it smaller. */
-export function encodeWoff(sfnt: Uint8Array): Uint8Array {
+/**
+ * Wraps a TTF/OTF in WOFF; a table is stored deflated only when that makes it smaller. `onProgress`
+ * hears the share of the font's bytes compressed so far, after each table.
+ */
+export function encodeWoff(sfnt: Uint8Array, onProgress?: (fraction: number) => void): Uint8Array {
   const font = readSfnt(sfnt);
   const tables = [...font.tables].sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
+  // Tables are compressed one by one, so the share done is the bytes of the tables behind.
+  const total = tables.reduce((sum, table) => sum + table.data.byteLength, 0) || 1;
+  let done = 0;
   const entries = tables.map((table) => {
     const deflated = zlib.deflateSync(table.data, { level: 9 });
     const stored = deflated.byteLength < table.data.byteLength ? deflated : table.data;
+    done += table.data.byteLength;
+    onProgress?.(done / total);
     return { table, stored };
   });
   const totalSfntSize = entries.reduce(

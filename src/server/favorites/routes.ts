@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { type AccountResolver, requireAccount, sessionAccount } from '../auth/current-account.ts';
+import { type AccountResolver, requireAccount, sessionAccount, signedIn } from '../auth/current-account.ts';
 import { idParam } from '../content/params.ts';
 import { ok } from '../http/envelope.ts';
 import { validate } from '../http/validate.ts';
@@ -43,19 +43,19 @@ function readingCalls(resolve: AccountResolver): Hono {
   routes.get('/getArticleByUser', async (c) =>
     c.json(ok(await listFavoriteArticles(await requireAccount(resolve, c)))),
   );
-  routes.post('/addColl', validate('json', albumBody), async (c) => {
+  routes.post('/addColl', signedIn(resolve), validate('json', albumBody), async (c) => {
     await addFavoriteAlbum(await requireAccount(resolve, c), c.req.valid('json').id);
     return c.json(ok(null, '收藏成功'));
   });
-  routes.post('/deleteColl', validate('json', albumBody), async (c) => {
+  routes.post('/deleteColl', signedIn(resolve), validate('json', albumBody), async (c) => {
     await deleteFavoriteAlbum(await requireAccount(resolve, c), c.req.valid('json').id);
     return c.json(ok(null, '已取消收藏'));
   });
-  routes.post('/addArt', validate('json', articleBody), async (c) => {
+  routes.post('/addArt', signedIn(resolve), validate('json', articleBody), async (c) => {
     await addFavoriteArticle(await requireAccount(resolve, c), c.req.valid('json').id);
     return c.json(ok(null, '收藏成功'));
   });
-  routes.post('/deleteArt', validate('json', articleBody), async (c) => {
+  routes.post('/deleteArt', signedIn(resolve), validate('json', articleBody), async (c) => {
     await deleteFavoriteArticle(await requireAccount(resolve, c), c.req.valid('json').id);
     return c.json(ok(null, '已取消收藏'));
   });
@@ -66,18 +66,18 @@ function readingCalls(resolve: AccountResolver): Hono {
 function collectionRoutes(resolve: AccountResolver): Hono {
   const routes = new Hono();
   routes.get('/allFont', async (c) => c.json(ok(await allFavoriteFonts(await requireAccount(resolve, c)))));
-  routes.post('/addFont', validate('json', fontBody), async (c) => {
+  routes.post('/addFont', signedIn(resolve), validate('json', fontBody), async (c) => {
     await addFavoriteFont(await requireAccount(resolve, c), c.req.valid('json'));
     return c.json(ok(null, '收藏成功'));
   });
-  routes.post('/deleteFont', validate('json', fontBody), async (c) => {
+  routes.post('/deleteFont', signedIn(resolve), validate('json', fontBody), async (c) => {
     await deleteFavoriteFont(await requireAccount(resolve, c), c.req.valid('json'));
     return c.json(ok(null, '已取消收藏'));
   });
-  routes.post('/add', validate('json', groupBody), async (c) =>
+  routes.post('/add', signedIn(resolve), validate('json', groupBody), async (c) =>
     c.json(ok(await createFavoriteGroup(await requireAccount(resolve, c), c.req.valid('json').name), '收藏夹已创建')),
   );
-  routes.put('/update', validate('query', idQuery), validate('json', groupBody), async (c) => {
+  routes.put('/update', signedIn(resolve), validate('query', idQuery), validate('json', groupBody), async (c) => {
     await renameFavoriteGroup(await requireAccount(resolve, c), c.req.valid('query').id, c.req.valid('json').name);
     return c.json(ok(null, '收藏夹已重命名'));
   });

@@ -26,6 +26,10 @@ export interface FontListQuery {
   commercialFree?: boolean | undefined;
   /** Most downloaded first (default), newest first, or by name in pinyin order. */
   sort?: FontListSort | undefined;
+  /** Only these family gnos (the families a 「包含这些字」 search found). */
+  only?: readonly string[] | undefined;
+  /** List `only` in its own order (fewest missing characters first) instead of `sort`. */
+  inOnlyOrder?: boolean | undefined;
 }
 
 /** The orders the font list offers. */
@@ -61,6 +65,7 @@ async function filters(db: Db, query: FontListQuery): Promise<SQL | undefined> {
   if (query.script) conditions.push(eq(fontFamilies.script, query.script));
   if (query.license) conditions.push(eq(fontFamilies.license, query.license));
   if (query.commercialFree !== undefined) conditions.push(eq(fontFamilies.commercialFree, query.commercialFree));
+  if (query.only) conditions.push(query.only.length > 0 ? inArray(fontFamilies.gno, [...query.only]) : sql`false`);
   if (query.weights) {
     const faces = sql`(select count(*) from ${fonts} where ${fonts.familyId} = ${fontFamilies.id})`;
     conditions.push(query.weights === 'multi' ? sql`${faces} > 1` : sql`${faces} = 1`);
@@ -163,6 +168,15 @@ async function idsByName(db: Db, where: SQL | undefined, query: FontListQuery): 
   return all.slice(start, start + query.size).map((row) => row.id);
 }
 
+/** One page of family ids in the order `only` names them. */
+async function idsInGivenOrder(db: Db, where: SQL | undefined, query: FontListQuery): Promise<number[]> {
+  const position = new Map((query.only ?? []).map((gno, i) => [gno, i]));
+  const all = await db.select({ id: fontFamilies.id, gno: fontFamilies.gno }).from(fontFamilies).where(where);
+  all.sort((a, b) => (position.get(a.gno) ?? 0) - (position.get(b.gno) ?? 0));
+  const start = (query.current - 1) * query.size;
+  return all.slice(start, start + query.size).map((row) => row.id);
+}
+
 /**
  * One page of the published font families matching the filters, each with its child fonts ordered
  * by weight. The default order is most downloaded first, then by category and script (黑体 and 简体
@@ -174,8 +188,9 @@ export async function listFontFamilies(query: FontListQuery, database?: Db): Pro
   const [counted] = await db.select({ total: count() }).from(fontFamilies).where(where);
   const total = counted?.total ?? 0;
   let families: FamilyRow[];
-  if (query.sort === 'name') {
-    const ids = await idsByName(db, where, query);
+  if (query.sort === 'name' || (query.only && query.inOnlyOrder)) {
+    const ids =
+      query.only && query.inOnlyOrder ? await idsInGivenOrder(db, where, query) : await idsByName(db, where, query);
     const rows = ids.length === 0 ? [] : await db.select().from(fontFamilies).where(inArray(fontFamilies.id, ids));
     families = ids.flatMap((id) => rows.filter((row) => row.id === id));
   } else {

@@ -66,9 +66,25 @@ async function resolveFont(db: Db, gno: string) {
   return (await resolveFaces(db, [gno])).get(gno)?.face;
 }
 
+/** Whether the sorted `codePoints` hold `codePoint` (binary search). */
+function mapsCodePoint(codePoints: Uint32Array, codePoint: number): boolean {
+  let low = 0;
+  let high = codePoints.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const value = codePoints[middle] ?? 0;
+    if (value === codePoint) return true;
+    if (value < codePoint) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
+}
+
 /**
- * One page of the characters a font maps, in code point order (GET /font/glyphs), optionally only
- * those of a coverage set. Answers 404 for an unknown gno.
+ * One page of the characters a font maps (GET /font/glyphs): all of them in code point order, or
+ * only those of a coverage set in that set's own order (通用规范汉字表 by its numbering, GB 2312
+ * and Big5 by their code tables), as a designer checks a face against the printed table. Answers
+ * 404 for an unknown gno.
  */
 export async function glyphPage(
   query: { gno: string; current: number; size: number; set?: GlyphSet | undefined },
@@ -79,7 +95,9 @@ export async function glyphPage(
   if (!font) throw notFound('字体不存在或已下架');
   const all = await fontCodePoints(font);
   const set = query.set && query.set !== 'all' ? coverageSets()[query.set] : undefined;
-  const listed = all.filter((cp) => printable(cp) && (!set || set.has(cp)));
+  const listed = set
+    ? Uint32Array.from([...set].filter((cp) => printable(cp) && mapsCodePoint(all, cp)))
+    : all.filter(printable);
   const start = (query.current - 1) * query.size;
   const records = Array.from(listed.subarray(start, start + query.size), (codePoint) => ({
     codePoint,

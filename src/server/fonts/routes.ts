@@ -10,6 +10,7 @@ import { getFontDetail } from './detail.ts';
 import { fontDictionary } from './dictionary.ts';
 import type { Clock } from './download-links.ts';
 import { createDownloadLink } from './downloads.ts';
+import { glyphDetail } from './glyph-detail.ts';
 import { glyphPage } from './glyphs.ts';
 
 /** An optional text filter: blank counts as absent. */
@@ -58,10 +59,15 @@ export const coverageBody = z.object({
     .meta({ label: '要检查的字' }),
 });
 
+/** The query of GET /font/glyph: a face and one character of it. */
+export const glyphDetailQuery = gnoQuery.extend({
+  char: z.string().min(1, '请输入要查的字').max(16).meta({ label: '要查的字' }),
+});
+
 /**
  * The font library API, mounted at /web/api (SPEC §7 Fonts): the list, the dictionary, a family's
- * detail, its glyphs page by page, which families have every character of a text, and signed
- * download links. `now` is the links' clock (tests).
+ * detail, its glyphs page by page, one glyph zoomed with its metrics, which families have every
+ * character of a text, and signed download links. `now` is the links' clock (tests).
  */
 export function fontRoutes(options: { now?: Clock } = {}): Hono {
   const routes = new Hono();
@@ -82,6 +88,15 @@ export function fontRoutes(options: { now?: Clock } = {}): Hono {
     cachedRead({ tags: ['font'], maxAgeMs: 10 * 60_000 }),
     validate('query', glyphQuery),
     async (c) => c.json(ok(await glyphPage(c.req.valid('query')))),
+  );
+  routes.get(
+    '/font/glyph',
+    cachedRead({ tags: ['font'], maxAgeMs: 10 * 60_000 }),
+    validate('query', glyphDetailQuery),
+    async (c) => {
+      const query = c.req.valid('query');
+      return c.json(ok(await glyphDetail(query.gno, query.char)));
+    },
   );
   routes.post('/font/coverage', validate('json', coverageBody), async (c) => {
     c.header('Cache-Control', 'no-store');

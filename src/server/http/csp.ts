@@ -52,6 +52,8 @@ export function contentSecurityPolicy(...connectOrigins: string[]): string {
 
 /**
  * The policy for stored files (fonts, pictures, tool outputs): nothing in them may run, even when a
- * browser is made to open one as a document.
+ * browser is made to open one as a document, and no page (this site's included) may frame one, as
+ * X-Frame-Options: DENY says for browsers that read only that.
  */
-export const FILE_POLICY = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox";
+export const FILE_POLICY =
+  "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox; frame-ancestors 'none'";

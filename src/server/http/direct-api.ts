@@ -46,16 +46,35 @@ function readSmallBody(req: http.IncomingMessage): Promise<Buffer> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.once('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
     req.once('error', reject);
+    // A request ended before its body (the client gone, or dropped by the server's guard) rejects too.
+    req.once('close', () => reject(new Error('request closed before its body ended')));
   });
 }
 
 /**
- * A web Request for a Node request, as the page adapter makes it: the Host header names the origin
- * (the CSRF check compares it with Origin). A body that declares a small length is read first,
- * since a web stream over a Node stream costs more than the body itself; others are streamed,
- * never buffered here.
+ * A small body as one chunk, read from the Node request only when the route first reads it: a web
+ * stream over a Node stream costs more than a small body itself, and a body read before its route
+ * asks would be read before the route checks who calls (http/body-limit.ts).
  */
-async function toRequest(req: http.IncomingMessage): Promise<Request> {
+function lazySmallBody(req: http.IncomingMessage): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const bytes = await readSmallBody(req);
+        if (bytes.byteLength > 0) controller.enqueue(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+        controller.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/**
+ * A web Request for a Node request, as the page adapter makes it: the Host header names the origin
+ * (the CSRF check compares it with Origin). A body that declares a small length is read in one piece
+ * when the route asks for it, others are streamed; none is buffered here.
+ */
+function toRequest(req: http.IncomingMessage): Request {
   let url: URL;
   try {
     url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
@@ -72,7 +91,7 @@ async function toRequest(req: http.IncomingMessage): Promise<Request> {
   if (method === 'GET' || method === 'HEAD') return new Request(url, { method, headers });
   const declared = Number(req.headers['content-length']);
   if (Number.isInteger(declared) && declared <= SMALL_BODY_BYTES && !req.headers['transfer-encoding']) {
-    return new Request(url, { method, headers, body: (await readSmallBody(req)) as Uint8Array<ArrayBuffer> });
+    return new Request(url, { method, headers, body: lazySmallBody(req), duplex: 'half' } as RequestInit);
   }
   return new Request(url, {
     method,
@@ -122,11 +141,15 @@ export function withDirectApi(handler: http.RequestListener): http.RequestListen
     if (!app || !isApiTarget(req.url ?? '/')) return handler(req, res);
     void (async () => {
       try {
-        await send(res, await app.fetch(await toRequest(req), { incoming: req }));
+        await send(res, await app.fetch(toRequest(req), { incoming: req }));
       } catch (error) {
-        // The app answers its own errors; what gets here is a client gone mid-answer, or a fault
-        // in the plumbing above.
-        if (!res.headersSent) {
+        // The app answers its own errors; what gets here is a client gone mid-answer (or cut off by
+        // the server's guard, which answered it), or a fault in the plumbing above.
+        if (res.writableEnded) {
+          // Answered already (the guard's refusal): the connection ends after that answer.
+        } else if (req.socket.destroyed) {
+          res.destroy();
+        } else if (!res.headersSent) {
           log().error({ err: error, path: req.url }, 'API request failed before it was answered');
           res.writeHead(500, { 'Content-Type': 'application/json; charset=UTF-8' });
           res.end(JSON.stringify({ code: '500', message: '服务器出错了，请稍后再试', data: null }));

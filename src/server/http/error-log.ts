@@ -1,3 +1,4 @@
+import { summariseError } from '../error-summary.ts';
 import { log } from '../log.ts';
 
 // A fault of ours is logged once with what helps to find it: the request id, the route and, for a
@@ -8,30 +9,9 @@ import { log } from '../log.ts';
 const REPEAT_WINDOW_MS = 60_000;
 const seen = new Map<string, { at: number; suppressed: number }>();
 
-interface QueryError {
-  query?: unknown;
-  cause?: unknown;
-}
-
-function summarise(error: unknown): { kind: string; message: string; statement?: string; code?: string } {
-  const err = error instanceof Error ? error : new Error(String(error));
-  const { query, cause } = err as Error & QueryError;
-  if (typeof query === 'string') {
-    const driver = cause instanceof Error ? cause : undefined;
-    return {
-      kind: 'database',
-      // The statement's first words name it ("select … from fonts where …") without any value.
-      statement: query.replace(/\s+/g, ' ').slice(0, 120),
-      message: driver?.message.slice(0, 300) ?? 'query failed',
-      ...(driver && 'code' in driver ? { code: String((driver as { code: unknown }).code) } : {}),
-    };
-  }
-  return { kind: err.name, message: err.message.slice(0, 300) };
-}
-
 /** Logs an unexpected error of a request, without parameters and at most once a minute per kind. */
 export function logUnexpected(error: unknown, reqId: string, path: string, now = Date.now()): void {
-  const summary = summarise(error);
+  const summary = summariseError(error);
   const key = `${summary.kind}|${summary.statement ?? ''}|${summary.message}`;
   const last = seen.get(key);
   if (last && now - last.at < REPEAT_WINDOW_MS) {

@@ -1,6 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import Busboy from '@fastify/busboy';
 import { ApiError, badRequest, payloadTooLarge } from './envelope.ts';
+import { hasForbiddenText } from './text-guard.ts';
 
 // Reads one file field of a multipart/form-data request as a stream, with every limit enforced
 // while the bytes arrive. Hono's parseBody (and Request.formData) hold the whole body in memory
@@ -87,6 +88,12 @@ export async function receiveFile<T>(
         stream.resume();
         return;
       }
+      // A name with a NUL or a lone surrogate cannot be stored or shown; it is refused, not cleaned.
+      if (hasForbiddenText(fileName)) {
+        stream.resume();
+        fail(badRequest('文件名含有不允许的字符（空字符或残缺的 Unicode 字符），请改名后重新上传'));
+        return;
+      }
       sink = new PassThrough();
       stream.on('limit', () => fail(tooLarge()));
       stream.pipe(sink);
@@ -129,6 +136,63 @@ export async function receiveFile<T>(
         fail(error instanceof ApiError ? error : badRequest('上传没有完成，文件不完整，请重新上传'));
       }
       if (failure) await reader.cancel().catch(() => undefined);
+    })();
+  });
+}
+
+/** What a form on a call that takes no file may hold: a few small fields. */
+const FIELD_LIMITS = { files: 0, fields: 64, parts: 64, fieldNameSize: 100, headerPairs: 8, headerSize: 4 * 1024 };
+
+/**
+ * Reads a multipart/form-data body sent to a call that takes no file into its fields, as URL-encoded
+ * form bytes: no file part is taken (400), at most 64 small fields, each no longer than the body's
+ * own limit, which the stream given here already enforces. The form is parsed by busboy, so only
+ * the fields are ever held, never a file's bytes.
+ */
+export async function formFieldsOf(body: ReadableStream<Uint8Array>, contentType: string): Promise<Uint8Array> {
+  let parser: ReturnType<typeof Busboy>;
+  try {
+    parser = Busboy({ headers: { 'content-type': contentType }, limits: { ...FIELD_LIMITS }, defCharset: 'utf8' });
+  } catch {
+    throw malformed();
+  }
+  const fields = new URLSearchParams();
+  const reader = body.getReader();
+  return new Promise<Uint8Array>((resolve, reject) => {
+    let failure: Error | undefined;
+    const fail = (error: Error) => {
+      if (failure) return;
+      failure = error;
+      reject(error);
+    };
+    parser.on('field', (name, value, _nameTruncated, valueTruncated) => {
+      if (valueTruncated) fail(payloadTooLarge('表单字段太长'));
+      else fields.append(name, value);
+    });
+    parser.on('file', (_name, stream) => {
+      stream.resume();
+      fail(badRequest('这个接口只接受表单字段，不接受文件'));
+    });
+    for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {
+      parser.on(limit, () =>
+        fail(badRequest(limit === 'filesLimit' ? '这个接口只接受表单字段，不接受文件' : '表单字段太多')),
+      );
+    }
+    parser.on('error', () => fail(malformed()));
+    parser.on('finish', () => {
+      if (!failure) resolve(new TextEncoder().encode(fields.toString()));
+    });
+    void (async () => {
+      try {
+        while (!failure) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          if (!parser.write(value)) await new Promise((resume) => parser.once('drain', resume));
+        }
+        if (!failure) parser.end();
+      } catch (error) {
+        fail(error instanceof ApiError ? error : badRequest('表单没有传完，请重新提交'));
+      }
     })();
   });
 }

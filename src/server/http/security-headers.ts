@@ -19,18 +19,29 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 const HSTS = 'max-age=31536000; includeSubDomains';
 
 /**
- * Wraps the server's listener so every answer carries SECURITY_HEADERS and its Content-Security-Policy:
- * the site's policy (http/csp.ts) for pages and the API, a sandbox for stored files.
+ * Every security header of an answer to `target` (a request's path and query): SECURITY_HEADERS, the
+ * site's policy (http/csp.ts) for pages and the API or a sandbox for stored files, and HSTS on https.
  */
-export function withSecurityHeaders(next: http.RequestListener): http.RequestListener {
+export function securityHeadersFor(): (target: string) => Record<string, string> {
   const config = env();
   const apiBase = config.PUBLIC_API_BASE ? new URL(config.PUBLIC_API_BASE).origin : '';
   const sitePolicy = contentSecurityPolicy(apiBase, uploadOrigin(config));
   const https = config.SITE_URL.startsWith('https:');
+  return (target) => ({
+    ...SECURITY_HEADERS,
+    'Content-Security-Policy': target.startsWith('/files/') ? FILE_POLICY : sitePolicy,
+    ...(https ? { 'Strict-Transport-Security': HSTS } : {}),
+  });
+}
+
+/**
+ * Wraps the server's listener so every answer carries SECURITY_HEADERS and its Content-Security-Policy:
+ * the site's policy (http/csp.ts) for pages and the API, a sandbox for stored files.
+ */
+export function withSecurityHeaders(next: http.RequestListener): http.RequestListener {
+  const headersFor = securityHeadersFor();
   return (req, res) => {
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
-    res.setHeader('Content-Security-Policy', (req.url ?? '').startsWith('/files/') ? FILE_POLICY : sitePolicy);
-    if (https) res.setHeader('Strict-Transport-Security', HSTS);
+    for (const [name, value] of Object.entries(headersFor(req.url ?? ''))) res.setHeader(name, value);
     next(req, res);
   };
 }

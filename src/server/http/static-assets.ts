@@ -49,28 +49,55 @@ async function loadAsset(file: string, type: string): Promise<Asset | undefined>
   return { type, etag, identity, br, gzip: gz };
 }
 
+/** Prerendered pages may change with each build, so browsers ask again, with the ETag, every time. */
+const REVALIDATE = 'public, max-age=0';
+const HTML = 'text/html; charset=utf-8';
+
 /**
- * Serves the build's fingerprinted text assets (`/_astro/*.js`, `.css` …) compressed, in front of
- * the adapter's static handler, which sends them uncompressed with a zero max-age. Each file is
- * compressed once (Brotli at its best quality, and gzip), on its first request, and kept in memory:
- * they are few and small, and unchanged until the next build. Anything else, including a missing
- * file, goes on to `handler`.
+ * The file and headers a request names: a fingerprinted text asset (`/_astro/*.js`, `.css` …), kept
+ * a year, or a prerendered page (`/help`, `/tools/converter`, and the same with `.html`), revalidated
+ * each time. Undefined for anything else.
+ */
+function assetOf(
+  url: string,
+  clientDir: string,
+  assetRoot: string,
+): { file: string; type: string; cache: string } | undefined {
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(url.split('?')[0] ?? '');
+  } catch {
+    return undefined;
+  }
+  if (pathname.startsWith(ASSET_PREFIX)) {
+    const type = TYPES[path.extname(pathname)];
+    const file = path.resolve(assetRoot, pathname.slice(ASSET_PREFIX.length));
+    return type && path.dirname(file) === assetRoot ? { file, type, cache: IMMUTABLE } : undefined;
+  }
+  // A page's path has no dots but its `.html`; the file must lie inside the client folder.
+  const page = pathname.endsWith('.html') ? pathname : `${pathname}.html`;
+  if (pathname === '/' || !/^\/[A-Za-z0-9_/-]+\.html$/.test(page) || page.includes('//')) return undefined;
+  const file = path.resolve(clientDir, page.slice(1));
+  return file.startsWith(`${clientDir}${path.sep}`) ? { file, type: HTML, cache: REVALIDATE } : undefined;
+}
+
+/**
+ * Serves the build's fingerprinted text assets (`/_astro/*.js`, `.css` …) and its prerendered pages
+ * (help, licence, agreements, tool shells) compressed, in front of the adapter's static handler,
+ * which sends them uncompressed with a zero max-age. Each file is compressed once (Brotli at its
+ * best quality, and gzip), on its first request, and kept in memory: they are few and small, and
+ * unchanged until the next build. Anything else, including a missing file, goes on to `handler`.
  */
 export function withCompressedAssets(handler: http.RequestListener, clientDir: string): http.RequestListener {
-  const root = path.resolve(clientDir, ASSET_PREFIX.slice(1));
+  const client = path.resolve(clientDir);
+  const root = path.resolve(client, ASSET_PREFIX.slice(1));
   const assets = new Map<string, Promise<Asset | undefined>>();
   return (req, res) => {
     const url = req.url ?? '/';
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || !url.startsWith(ASSET_PREFIX)) return handler(req, res);
-    let pathname: string;
-    try {
-      pathname = decodeURIComponent(url.split('?')[0] ?? '');
-    } catch {
-      return handler(req, res);
-    }
-    const type = TYPES[path.extname(pathname)];
-    const file = path.resolve(root, pathname.slice(ASSET_PREFIX.length));
-    if (!type || path.dirname(file) !== root) return handler(req, res);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return handler(req, res);
+    const named = assetOf(url, client, root);
+    if (!named) return handler(req, res);
+    const { file, type, cache } = named;
     let asset = assets.get(file);
     if (!asset) {
       asset = loadAsset(file, type);
@@ -83,7 +110,7 @@ export function withCompressedAssets(handler: http.RequestListener, clientDir: s
         if (!found) return handler(req, res);
         const headers: Record<string, string> = {
           'Content-Type': found.type,
-          'Cache-Control': IMMUTABLE,
+          'Cache-Control': cache,
           ETag: found.etag,
           Vary: 'Accept-Encoding',
         };

@@ -2,28 +2,106 @@ import type { Context, MiddlewareHandler, ValidationTargets } from 'hono';
 import { validator } from 'hono/validator';
 import { type ZodType, z } from 'zod';
 import { validateAccount } from '../../lib/validate.ts';
-import { badRequest } from './envelope.ts';
+import { ApiError, badRequest } from './envelope.ts';
 import { refuseForbiddenText } from './text-guard.ts';
 
 // Messages go to users, so zod speaks Chinese here (and only here: logs stay English). zod's own
-// Chinese names the schema's types ("期望 string，实际接收 undefined"); a missing or mistyped field
-// is said the way a form says it instead.
-const zodZh = z.locales.zhCN().localeError;
+// Chinese locale names the schema's types and operators ("数值过大：期望 string <=50 字符", "期望 int，
+// 实际接收 数字"); every issue is said here the way a form says it instead, with the limit in words.
+// A message a schema writes itself (`.min(1, '请指定字体')`, a refine) is kept as written.
 const TYPE_NAMES: Record<string, string> = {
   string: '文字',
   number: '数字',
   int: '整数',
+  bigint: '整数',
   boolean: '是或否',
   array: '列表',
   object: '一组字段',
   date: '日期',
 };
-const zhCN: z.core.$ZodErrorMap = (issue) => {
-  if (issue.code === 'invalid_type') {
-    if (issue.input === undefined || issue.input === null || issue.input === '') return '不能为空';
-    return `格式不正确，应为${TYPE_NAMES[issue.expected] ?? '正确的格式'}`;
+
+/** A list of allowed values, when it is short enough to read; otherwise null. */
+function choices(values: readonly unknown[]): string | null {
+  if (values.length === 0 || values.length > 12) return null;
+  if (!values.every((value) => ['string', 'number', 'boolean'].includes(typeof value))) return null;
+  return values.map((value) => String(value)).join('、');
+}
+
+function tooBig(issue: z.core.$ZodRawIssue<z.core.$ZodIssueTooBig>): string {
+  const max = String(issue.maximum);
+  const strict = issue.inclusive === false;
+  switch (issue.origin) {
+    case 'string':
+      return strict ? `应少于 ${max} 个字` : `不能超过 ${max} 个字`;
+    case 'array':
+    case 'set':
+      return strict ? `应少于 ${max} 项` : `最多 ${max} 项`;
+    case 'file':
+      return `文件不能超过 ${max} 字节`;
+    case 'date':
+      return `不能晚于 ${new Date(Number(issue.maximum)).toISOString().slice(0, 10)}`;
+    default:
+      return strict ? `应小于 ${max}` : `不能大于 ${max}`;
   }
-  return zodZh(issue);
+}
+
+function tooSmall(issue: z.core.$ZodRawIssue<z.core.$ZodIssueTooSmall>): string {
+  const min = String(issue.minimum);
+  const strict = issue.inclusive === false;
+  switch (issue.origin) {
+    case 'string':
+      if (Number(issue.minimum) <= 1 && !strict) return '不能为空';
+      return strict ? `应多于 ${min} 个字` : `至少 ${min} 个字`;
+    case 'array':
+    case 'set':
+      if (Number(issue.minimum) <= 1 && !strict) return '至少选一项';
+      return strict ? `应多于 ${min} 项` : `至少 ${min} 项`;
+    case 'file':
+      return '文件是空的';
+    case 'date':
+      return `不能早于 ${new Date(Number(issue.minimum)).toISOString().slice(0, 10)}`;
+    default:
+      return strict ? `应大于 ${min}` : `不能小于 ${min}`;
+  }
+}
+
+const FORMAT_NAMES: Record<string, string> = {
+  email: '邮箱格式不正确',
+  url: '网址格式不正确',
+  datetime: '时间格式不正确',
+  date: '日期格式不正确',
+  time: '时间格式不正确',
+  uuid: '编号格式不正确',
+};
+
+const zhCN: z.core.$ZodErrorMap = (issue) => {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined || issue.input === null || issue.input === '') return '不能为空';
+      if (issue.expected === 'int' && typeof issue.input === 'number') return '应为整数';
+      if (issue.expected === 'number' && typeof issue.input === 'number') {
+        return Number.isNaN(issue.input) ? '格式不正确，应为数字' : '数字太大';
+      }
+      return `格式不正确，应为${TYPE_NAMES[issue.expected] ?? '正确的格式'}`;
+    case 'too_big':
+      return tooBig(issue);
+    case 'too_small':
+      return tooSmall(issue);
+    case 'invalid_format':
+      return FORMAT_NAMES[issue.format] ?? '格式不正确';
+    case 'invalid_value': {
+      const allowed = choices(issue.values);
+      if (!allowed) return '不是可以选的值';
+      return issue.values.length === 1 ? `只能是 ${allowed}` : `只能是 ${allowed} 之一`;
+    }
+    case 'not_multiple_of':
+      return `应为 ${String(issue.divisor)} 的整数倍`;
+    case 'unrecognized_keys':
+      return `不认识的字段：${issue.keys.join('、')}`;
+    default:
+      // invalid_union, invalid_key, invalid_element, and a custom check that wrote no message.
+      return '格式不正确';
+  }
 };
 
 function labelOf(schema: unknown): string | undefined {
@@ -52,32 +130,48 @@ function unwrapped(schema: unknown): { inner: unknown; label: string | undefined
   return { inner: node, label };
 }
 
+/** A field's Chinese label, on the field itself or on what it wraps. */
+function labelAt(node: unknown): string | undefined {
+  return unwrapped(node).label;
+}
+
 /**
  * Names a field for the user: schemas give fields a Chinese label with `.meta({ label })`,
- * otherwise the parameter name itself is shown. Array items are counted from 1, e.g.
- * "第 2 项的预览文字（text）".
+ * otherwise the parameter name itself is shown, and a label that names its parameter already
+ * ("字体（family）") is not followed by it again. Array items are counted from 1 after the list
+ * they belong to, e.g. "条目（items）第 2 项的文字（text）"; a top-level list is "第 2 项的文字（text）".
+ * A field without a label of its own is placed by the labelled group it is in ("来源（source）的fontId"); a
+ * labelled field is named alone, as the form shows it.
  */
 function fieldLabel(schema: ZodType, path: PropertyKey[]): string {
+  const named = (label: string | undefined, name: string) => {
+    if (!name) return label ?? '';
+    if (!label) return name;
+    return label.includes(`（${name}）`) || label.includes(`(${name})`) ? label : `${label}（${name}）`;
+  };
   let node: unknown = schema;
-  const items: string[] = [];
+  const parts: Array<{ text: string; group?: boolean }> = [];
   let name = '';
+  let listLabel: string | undefined;
   for (const key of path) {
-    // A field inside an optional, defaulted or transformed group is reached through its wrappers.
-    node = unwrapped(node).inner;
     if (typeof key === 'number') {
-      items.push(`第 ${key + 1} 项`);
-      node = (node as { element?: unknown } | undefined)?.element;
+      listLabel = labelAt(node);
+      parts.push({ text: `${named(listLabel, name)}第 ${key + 1} 项` });
+      name = '';
+      node = (unwrapped(node).inner as { element?: unknown } | undefined)?.element;
     } else {
+      // A labelled object on the way may say where the field is.
+      const label = name ? labelAt(node) : undefined;
+      if (label) parts.push({ text: named(label, name), group: true });
       name = String(key);
-      // An optional or defaulted object holds its fields one level in.
-      let object = node as { shape?: Record<PropertyKey, unknown>; def?: { innerType?: unknown } } | undefined;
-      while (object && !object.shape && object.def?.innerType) object = object.def.innerType as typeof object;
-      node = object?.shape?.[key];
+      // A field inside an optional, defaulted or transformed group is reached through its wrappers.
+      node = (unwrapped(node).inner as { shape?: Record<PropertyKey, unknown> } | undefined)?.shape?.[key];
     }
   }
-  const label = unwrapped(node).label;
-  const field = name ? (label ? `${label}（${name}）` : name) : (label ?? '');
-  return [items.join('中'), field].filter(Boolean).join('的');
+  // An item labelled like its list ("字符集" in 字符集（charsets）) is not named a second time.
+  const last = labelAt(node);
+  const where = parts.filter((part) => !(part.group && last)).map((part) => part.text);
+  return [...where, name || last !== listLabel ? named(last, name) : ''].filter(Boolean).join('的');
 }
 
 /** Turns a failed parse into one Chinese sentence that names the field, e.g. "页码（current）：…". */
@@ -87,6 +181,25 @@ export function describeIssues(schema: ZodType, error: z.ZodError): string {
   const label = issue.path.length > 0 ? fieldLabel(schema, issue.path) : (labelOf(schema) ?? '请求参数');
   return `${label}：${issue.message}`;
 }
+
+/**
+ * Parses what a handler read by hand (formOrJsonFields, a multipart form) with zod's issues in
+ * Chinese: the data, or one sentence for the first field that is wrong. A message the schema wrote
+ * itself ('回复至少 2 个字') is a whole sentence already and is kept as written; any other names the field.
+ */
+export function parseInChinese<S extends ZodType>(
+  schema: S,
+  value: unknown,
+): { success: true; data: z.output<S> } | { success: false; message: string } {
+  const result = schema.safeParse(value, { error: zhCN });
+  if (result.success) return { success: true, data: result.data as z.output<S> };
+  const issue = result.error.issues[0];
+  const own = issue && issue.message !== zhCN(issue as never);
+  return { success: false, message: own ? issue.message : describeIssues(schema, result.error) };
+}
+
+/** zod's issues said in Chinese (this module's error map), for forms that show each field's own message. */
+export const chineseIssues: z.core.$ZodErrorMap = (issue) => zhCN(issue);
 
 /** What a validating middleware checks: the part of the request and its schema. */
 export interface Validation {
@@ -161,7 +274,16 @@ export const contactAddress = z
 /** The fields of a plain form post or of a JSON call (pages post forms, scripts JSON); anything else is empty. */
 export async function formOrJsonFields(c: Context): Promise<Record<string, unknown>> {
   const type = c.req.header('content-type') ?? '';
-  const json = type.includes('application/json') ? await c.req.json().catch(() => ({})) : undefined;
+  // A body that is not JSON has no fields; one the body gate refused (too large, not finished) is refused.
+  const refused = (error: unknown) => {
+    if (error instanceof ApiError) throw error;
+  };
+  const json = type.includes('application/json')
+    ? await c.req.json().catch((error: unknown) => {
+        refused(error);
+        return {};
+      })
+    : undefined;
   // A JSON body that is not an object (null, a list, a number) has no fields.
   const fields: Record<string, unknown> = type.includes('application/json')
     ? typeof json === 'object' && json !== null && !Array.isArray(json)
@@ -171,7 +293,8 @@ export async function formOrJsonFields(c: Context): Promise<Record<string, unkno
       ? Object.fromEntries(
           [
             ...(
-              await c.req.formData().catch(() => {
+              await c.req.formData().catch((error: unknown) => {
+                refused(error);
                 throw badRequest('表单格式不正确，请重新提交');
               })
             ).entries(),

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { type AccountResolver, clientIp, requireAccount, sessionAccount } from '../auth/current-account.ts';
+import { type AccountResolver, clientIp, requireAccount, sessionAccount, signedIn } from '../auth/current-account.ts';
 import { contentDisposition } from '../fonts/download-routes.ts';
 import { badRequest, ok } from '../http/envelope.ts';
 import { contactAddress, validate } from '../http/validate.ts';
@@ -33,7 +33,7 @@ export function signingRoutes(options: { account?: AccountResolver } = {}): Hono
   const resolve = options.account ?? sessionAccount;
   const routes = new Hono();
   routes.get('/signing', async (c) => c.json(ok(await signingState(await requireAccount(resolve, c)))));
-  routes.post('/signing', validate('json', signBody), async (c) => {
+  routes.post('/signing', signedIn(resolve), validate('json', signBody), async (c) => {
     const accountId = await requireAccount(resolve, c);
     const { signature, agree: _agree, ...fields } = c.req.valid('json');
     let drawn: Uint8Array | undefined;

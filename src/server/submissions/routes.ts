@@ -13,7 +13,7 @@ import {
   SUBMISSION_STATUS_NAMES,
   SUBMISSION_STATUSES,
 } from '../../contract/submissions.ts';
-import { type AccountResolver, requireAccount, sessionAccount } from '../auth/current-account.ts';
+import { type AccountResolver, requireAccount, sessionAccount, signedIn } from '../auth/current-account.ts';
 import { readSfnt } from '../engine/sfnt.ts';
 import { cmapOf } from '../engine/sfnt-info.ts';
 import { contentDisposition } from '../fonts/download-routes.ts';
@@ -173,12 +173,12 @@ export function submissionRoutes(options: { account?: AccountResolver } = {}): H
     const { accountId } = await caller(c);
     return c.json(ok(await uploadTicket(accountId, c.req.valid('query'))));
   });
-  routes.post('/submission/saveSubmission', validate('json', saveBody), async (c) => {
+  routes.post('/submission/saveSubmission', signedIn(resolve), validate('json', saveBody), async (c) => {
     const { uid: id, ...rest } = c.req.valid('json');
     return c.json(ok(await saveDraft(await caller(c), id, rest), '草稿已保存'));
   });
   routes.get('/contribute/queryUserLastContributeFont', async (c) => c.json(ok(await lastDraft(await caller(c)))));
-  routes.post('/contribute/submit', validate('json', submitBody), async (c) => {
+  routes.post('/contribute/submit', signedIn(resolve), validate('json', submitBody), async (c) => {
     const { uid: id, note } = c.req.valid('json');
     const detail = await submitSubmission(await caller(c), id, note);
     return c.json(
@@ -188,10 +188,15 @@ export function submissionRoutes(options: { account?: AccountResolver } = {}): H
       ),
     );
   });
-  routes.post('/contribute/queryContributeFontsByAccountIdPage', validate('json', listBody), async (c) => {
-    const { current, size, status } = c.req.valid('json');
-    return c.json(ok(await listOwn((await caller(c)).accountId, { current, size }, status)));
-  });
+  routes.post(
+    '/contribute/queryContributeFontsByAccountIdPage',
+    signedIn(resolve),
+    validate('json', listBody),
+    async (c) => {
+      const { current, size, status } = c.req.valid('json');
+      return c.json(ok(await listOwn((await caller(c)).accountId, { current, size }, status)));
+    },
+  );
   routes.get('/contribute/queryContributesProcessByUid', validate('query', uidQuery), async (c) => {
     const row = await findVisible(await caller(c), c.req.valid('query').uid);
     return c.json(ok(await timelineOf(row)));
@@ -208,25 +213,30 @@ export function submissionRoutes(options: { account?: AccountResolver } = {}): H
     const row = await findVisible(await caller(c), c.req.valid('query').uid);
     return c.json(ok({ uid: row.uid, status: row.status, statusName: SUBMISSION_STATUS_NAMES[row.status] }));
   });
-  routes.post('/contribute/updateContributeById', validate('json', reviseBody), async (c) => {
+  routes.post('/contribute/updateContributeById', signedIn(resolve), validate('json', reviseBody), async (c) => {
     const { uid: id, ...rest } = c.req.valid('json');
     return c.json(ok(await reviseSubmission(await caller(c), id, rest), '修改已保存'));
   });
-  routes.post('/contribute/uploadContributeUltimatelyFont', validate('json', finalBody), async (c) => {
-    const { uid: id, file, rereview } = c.req.valid('json');
-    const detail = await uploadFinal(await caller(c), id, file, { rereview });
-    return c.json(
-      ok(
-        detail,
-        detail.status === 'resubmitted' ? '改动后的终稿已重新送审，审核员会收到通知' : '终稿已上传，等待编辑上架',
-      ),
-    );
-  });
-  routes.post('/contribute/deleteContributeById', validate('json', uidQuery), async (c) => {
+  routes.post(
+    '/contribute/uploadContributeUltimatelyFont',
+    signedIn(resolve),
+    validate('json', finalBody),
+    async (c) => {
+      const { uid: id, file, rereview } = c.req.valid('json');
+      const detail = await uploadFinal(await caller(c), id, file, { rereview });
+      return c.json(
+        ok(
+          detail,
+          detail.status === 'resubmitted' ? '改动后的终稿已重新送审，审核员会收到通知' : '终稿已上传，等待编辑上架',
+        ),
+      );
+    },
+  );
+  routes.post('/contribute/deleteContributeById', signedIn(resolve), validate('json', uidQuery), async (c) => {
     await deleteDraft(await caller(c), c.req.valid('json').uid);
     return c.json(ok(null, '草稿已删除'));
   });
-  routes.post('/contribute/withdrawContributeById', validate('json', submitBody), async (c) => {
+  routes.post('/contribute/withdrawContributeById', signedIn(resolve), validate('json', submitBody), async (c) => {
     const { uid: id, note } = c.req.valid('json');
     return c.json(ok(await withdrawSubmission(await caller(c), id, note), '投稿已撤回，审核员会收到通知'));
   });
@@ -268,10 +278,10 @@ export function submissionRoutes(options: { account?: AccountResolver } = {}): H
     const { filter, current, size } = c.req.valid('query');
     return c.json(ok(await reviewQueue(await caller(c), filter, { current, size })));
   });
-  routes.post('/review/claim', validate('json', uidQuery), async (c) => {
+  routes.post('/review/claim', signedIn(resolve), validate('json', uidQuery), async (c) => {
     return c.json(ok(await claimSubmission(await caller(c), c.req.valid('json').uid), '已开始审核'));
   });
-  routes.post('/review/decide', validate('json', decideBody), async (c) => {
+  routes.post('/review/decide', signedIn(resolve), validate('json', decideBody), async (c) => {
     const { uid: id, action, note, comments } = c.req.valid('json');
     const detail = await decide(await caller(c), id, action, note, comments);
     const said = {
@@ -281,7 +291,7 @@ export function submissionRoutes(options: { account?: AccountResolver } = {}): H
     };
     return c.json(ok(detail, said[action]));
   });
-  routes.post('/review/publish', validate('json', uidQuery), async (c) => {
+  routes.post('/review/publish', signedIn(resolve), validate('json', uidQuery), async (c) => {
     const detail = await publishSubmission(await caller(c), c.req.valid('json').uid);
     return c.json(ok(detail, '已上架到字体库'));
   });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import { clientIp, sessionAccount } from '../auth/current-account.ts';
+import { addressKey } from '../http/address-key.ts';
 
 /** Who asks for tool work: a logged-in account, or else the address the request came from. */
 export interface ToolClient {
@@ -16,7 +17,8 @@ export interface ToolClient {
 export async function toolClient(c: Context): Promise<ToolClient> {
   const accountId = await sessionAccount(c);
   if (accountId !== null) return { key: `account:${accountId}`, accountId };
-  const ip = clientIp(c) ?? 'unknown';
+  // A whole IPv6 /64 is one client, as it is one subscriber (http/address-key.ts).
+  const ip = addressKey(clientIp(c) ?? 'unknown');
   return { key: `ip:${createHash('sha256').update(ip).digest('hex').slice(0, 16)}`, accountId: null };
 }
 

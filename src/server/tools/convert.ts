@@ -5,6 +5,7 @@ import { conversionProblem, TARGET_FORMATS, type TargetFormat } from '../engine/
 import { badRequest } from '../http/envelope.ts';
 import type { ToolClient } from './clients.ts';
 import { enqueueJob, type JobKind } from './jobs.ts';
+import { inTurn, refuseBusyClient } from './limits.ts';
 import { MAX_DECODED_FONT_BYTES, toolsPool } from './runtime.ts';
 import { resolveSource, sourceSchema } from './sources.ts';
 
@@ -23,15 +24,18 @@ export const convertRequest = z.object({
  * Starts converting a font into the chosen formats. Targets that would need the outlines
  * redrawn (TTF from CFF, OTF from TrueType, EOT from CFF) are refused here, before any work.
  */
-export async function startConversion(request: z.infer<typeof convertRequest>, client: ToolClient): Promise<JobView> {
-  const source = await resolveSource(request.source, request.faceIndex ?? 0);
-  const targets = [...new Set(request.formats)];
-  for (const target of targets) {
-    const problem = conversionProblem(source.outline, target);
-    if (problem) throw badRequest(problem);
-  }
-  const params: ConvertParams = { key: source.key, faceIndex: request.faceIndex ?? 0, targets };
-  return enqueueJob(convertJob, source.stem, params, client);
+export function startConversion(request: z.infer<typeof convertRequest>, client: ToolClient): Promise<JobView> {
+  return inTurn(client, async () => {
+    await refuseBusyClient(client);
+    const source = await resolveSource(request.source, request.faceIndex ?? 0);
+    const targets = [...new Set(request.formats)];
+    for (const target of targets) {
+      const problem = conversionProblem(source.outline, target);
+      if (problem) throw badRequest(problem);
+    }
+    const params: ConvertParams = { key: source.key, faceIndex: request.faceIndex ?? 0, targets };
+    return enqueueJob(convertJob, source.stem, params, client);
+  });
 }
 
 /** What a queued conversion needs: the font's storage key, which face, which formats. */
@@ -45,9 +49,9 @@ interface ConvertParams {
 export const convertJob: JobKind<ConvertParams> = {
   name: 'convert',
   task: TOOL_TASKS.convert,
-  run: (params, { outPrefix, progress, client }) =>
+  run: (params, { outPrefix, progress, client, lane }) =>
     toolsPool().run(
       { kind: 'convert', ...params, outPrefix, maxSfntBytes: MAX_DECODED_FONT_BYTES },
-      { lane: 'job', onProgress: progress, client },
+      { lane, onProgress: progress, client },
     ),
 };

@@ -14,7 +14,7 @@ import { storage } from '../storage/index.ts';
 import { SITE_CLIENT } from './clients.ts';
 import { admitJob } from './limits.ts';
 import { toolsTtlMs } from './runtime.ts';
-import type { TaskFile } from './task-types.ts';
+import type { Progress, TaskFile } from './task-types.ts';
 
 // Tool jobs. A job is a row of the `jobs` table, written `queued` with everything needed to run it;
 // a runner on any node claims it (runner.ts) and writes its state, progress and step as it goes,
@@ -64,19 +64,29 @@ function view(row: JobRow): JobView {
     state: row.status,
     progress: row.progress / 100,
     step: row.step,
+    ...(row.status === 'running' && row.stepIndeterminate ? { indeterminate: true } : {}),
     expiresAt: (row.expiresAt ?? new Date()).toISOString(),
     ...(row.error === null ? {} : { error: row.error }),
     ...(result === null || result === undefined ? {} : { result }),
   };
 }
 
+/**
+ * How long a job is expected to take, chosen from its parameters when it is queued: a small job (a
+ * subset of a few hundred characters) has a lane of its own in every runner and in the pool, so it
+ * never waits behind another client's long conversion.
+ */
+export type JobSize = 'small' | 'long';
+
 /** What a running job is given: where to write its outputs, how to report progress, whose it is. */
 export interface JobContext {
   /** The storage folder of the job's outputs (tools/outputs/<token>/<attempt>). */
   outPrefix: string;
-  progress: (progress: number, step: string) => void;
+  progress: Progress;
   /** The client key (clients.ts), so the pool serves clients in turn. */
   client: string;
+  /** The pool lane the job's work runs in: 'small' for small jobs, 'job' for the rest. */
+  lane: 'job' | 'small';
 }
 
 /**
@@ -88,6 +98,8 @@ export interface JobKind<P> {
   name: string;
   task: number;
   run(params: P, context: JobContext): Promise<JobOutput>;
+  /** Whether a job with these parameters is small (see JobSize); long when the kind does not say. */
+  sizeOf?(params: P): JobSize;
 }
 
 /** The `input` of a queued job row. */
@@ -98,6 +110,8 @@ export interface QueuedInput {
   /** Names the job's outputs folder and download links (hard to guess, unlike the job id). */
   token: string;
   params: unknown;
+  /** Rows written before sizes existed have none: they are long. */
+  size?: JobSize;
 }
 
 /** The bus channel that wakes the job runners when a job is queued or put back. */
@@ -109,7 +123,13 @@ export const JOBS_CHANNEL = 'tool_jobs';
  */
 export async function enqueueJob<P>(kind: JobKind<P>, stem: string, params: P, client = SITE_CLIENT): Promise<JobView> {
   await admitJob(client);
-  const input: QueuedInput = { kind: kind.name, stem, token: randomBytes(16).toString('hex'), params };
+  const input: QueuedInput = {
+    kind: kind.name,
+    stem,
+    token: randomBytes(16).toString('hex'),
+    params,
+    size: kind.sizeOf?.(params) ?? 'long',
+  };
   const [row] = await (await db())
     .insert(jobs)
     .values({
@@ -139,7 +159,7 @@ export async function publishJob(
   input: QueuedInput,
   output: JobOutput,
   expiresAt: Date,
-  progress: (progress: number, step: string) => void,
+  progress: Progress,
 ): Promise<JobResult> {
   return publish(input.token, input.stem, output, expiresAt, progress);
 }
@@ -149,7 +169,7 @@ async function publish(
   stem: string,
   output: JobOutput,
   expiresAt: Date,
-  progress: (progress: number, step: string) => void,
+  progress: Progress,
 ): Promise<JobResult> {
   const used = new Set<string>();
   const manifest: Manifest = { expiresAt: expiresAt.toISOString(), files: [] };

@@ -65,6 +65,41 @@ export function waitText(seconds: number): string {
 
 const ACTIVE = ['queued', 'running'] as const;
 
+// The job requests of one client that this process is admitting, chained: see inTurn.
+const admitting = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs one client's job request after that client's earlier ones on this process have been
+ * admitted or refused. A burst of forty requests from one address is then taken one at a time: the
+ * third and later each cost one query (refuseBusyClient) and wait behind their own client's, while
+ * other clients' requests go on beside them instead of queueing behind forty font lookups.
+ */
+export function inTurn<T>(client: ToolClient, work: () => Promise<T>): Promise<T> {
+  const previous = admitting.get(client.key) ?? Promise.resolve();
+  const mine = previous.then(work, work);
+  const settled = mine.catch(() => undefined);
+  admitting.set(client.key, settled);
+  void settled.then(() => {
+    if (admitting.get(client.key) === settled) admitting.delete(client.key);
+  });
+  return mine;
+}
+
+/**
+ * Refuses at once (429) a client that already has its jobs waiting or running, with one query and
+ * before its request names a font to look up: a flood from one address is answered at the least
+ * cost to everyone else (admitJob checks the same again when the job is queued).
+ */
+export async function refuseBusyClient(client: ToolClient): Promise<void> {
+  const [mine] = await (await db())
+    .select({ active: sql<number>`count(*)::int` })
+    .from(jobs)
+    .where(and(eq(jobs.owner, client.key), inArray(jobs.status, [...ACTIVE])));
+  if ((mine?.active ?? 0) >= JOBS_AT_ONCE_PER_CLIENT) throw busyClient();
+}
+
+const busyClient = () => tooManyRequests(15, `你已有 ${JOBS_AT_ONCE_PER_CLIENT} 个任务正在处理，请等它们完成后再提交`);
+
 /** Refuses a new job (429 or 503 with Retry-After) when the client or the site is at its limit. */
 export async function admitJob(client: ToolClient, now = new Date()): Promise<void> {
   const handle = await db();
@@ -75,9 +110,7 @@ export async function admitJob(client: ToolClient, now = new Date()): Promise<vo
     })
     .from(jobs)
     .where(eq(jobs.owner, client.key));
-  if ((mine?.active ?? 0) >= JOBS_AT_ONCE_PER_CLIENT) {
-    throw tooManyRequests(15, `你已有 ${JOBS_AT_ONCE_PER_CLIENT} 个任务正在处理，请等它们完成后再提交`);
-  }
+  if ((mine?.active ?? 0) >= JOBS_AT_ONCE_PER_CLIENT) throw busyClient();
   if (Number(mine?.bytes ?? 0) >= OUTPUT_QUOTA_BYTES) {
     throw tooManyRequests(
       600,

@@ -2,7 +2,7 @@ import { and, count, desc, eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { PixelProject, PixelProjectData, PixelProjectSummary } from '../../contract/tools.ts';
-import { type AccountResolver, requireAccount, sessionAccount } from '../auth/current-account.ts';
+import { type AccountResolver, requireAccount, sessionAccount, signedIn } from '../auth/current-account.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { pixelProjects } from '../db/schema/index.ts';
 import { badRequest, notFound, ok } from '../http/envelope.ts';
@@ -76,7 +76,7 @@ export function pixelProjectRoutes(options: { account?: AccountResolver } = {}):
   const resolve = options.account ?? sessionAccount;
   const routes = new Hono();
   routes.get('/pixel/projects', async (c) => c.json(ok(await listPixelProjects(await requireAccount(resolve, c)))));
-  routes.post('/pixel/projects', validate('json', projectBody), async (c) => {
+  routes.post('/pixel/projects', signedIn(resolve), validate('json', projectBody), async (c) => {
     const accountId = await requireAccount(resolve, c);
     const { name, ...data } = c.req.valid('json');
     const db = await configuredDb();
@@ -91,19 +91,25 @@ export function pixelProjectRoutes(options: { account?: AccountResolver } = {}):
     if (!row) throw new Error('pixel_projects insert returned no row');
     return c.json(ok(summaryOf(row), '项目已保存'));
   });
-  routes.put('/pixel/projects/:id', validate('param', idParam), validate('json', projectBody), async (c) => {
-    const accountId = await requireAccount(resolve, c);
-    const db = await configuredDb();
-    await ownProject(db, accountId, c.req.valid('param').id);
-    const { name, ...data } = c.req.valid('json');
-    const [row] = await db
-      .update(pixelProjects)
-      .set({ name, data: data as PixelProjectData, updatedAt: new Date() })
-      .where(and(eq(pixelProjects.id, c.req.valid('param').id), eq(pixelProjects.accountId, accountId)))
-      .returning();
-    if (!row) throw notFound('项目不存在或已被删除');
-    return c.json(ok(summaryOf(row), '项目已保存'));
-  });
+  routes.put(
+    '/pixel/projects/:id',
+    signedIn(resolve),
+    validate('param', idParam),
+    validate('json', projectBody),
+    async (c) => {
+      const accountId = await requireAccount(resolve, c);
+      const db = await configuredDb();
+      await ownProject(db, accountId, c.req.valid('param').id);
+      const { name, ...data } = c.req.valid('json');
+      const [row] = await db
+        .update(pixelProjects)
+        .set({ name, data: data as PixelProjectData, updatedAt: new Date() })
+        .where(and(eq(pixelProjects.id, c.req.valid('param').id), eq(pixelProjects.accountId, accountId)))
+        .returning();
+      if (!row) throw notFound('项目不存在或已被删除');
+      return c.json(ok(summaryOf(row), '项目已保存'));
+    },
+  );
   routes.get('/pixel/projects/:id', validate('param', idParam), async (c) => {
     const accountId = await requireAccount(resolve, c);
     const row = await ownProject(await configuredDb(), accountId, c.req.valid('param').id);

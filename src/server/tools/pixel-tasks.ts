@@ -10,7 +10,7 @@ import { encodeWoff2 } from '../engine/woff2.ts';
 import { encodeWoff2Fast } from '../engine/woff2-fast.ts';
 import { acquireStoredFace, type StoredFace } from '../fonts/drawing-faces.ts';
 import { storage } from '../storage/index.ts';
-import type { Progress, TaskFile } from './task-types.ts';
+import { OPAQUE_STEP, type Progress, type TaskFile } from './task-types.ts';
 
 // The pixel-font maker's work inside a tools worker: draw the source font's glyphs on the grid,
 // apply the person's edits, then draw a preview or write the font in three formats.
@@ -174,7 +174,7 @@ export async function pixelFontTask(
   },
   progress: Progress,
 ): Promise<PixelFontResult> {
-  progress(0.02, '正在读取字体');
+  progress(0.02, '正在读取字体', OPAQUE_STEP);
   const raster = await rasterizer(task.source, task.options.grid);
   const wanted = task.codePoints.filter((cp) => raster.has(cp));
   if (wanted.length === 0) {
@@ -195,7 +195,7 @@ export async function pixelFontTask(
     if (i % 500 === 0) progress(0.05 + (0.45 * i) / wanted.length, `正在点阵化字形（${i} / ${wanted.length}）`);
   }
   checkDistinct(glyphs);
-  progress(0.5, '正在合并像素轮廓，写入 TTF');
+  progress(0.5, '正在合并像素轮廓，写入 TTF', OPAQUE_STEP);
   const ttf = pixelFont(glyphs, raster.layout, task.options.shape, {
     family: task.family,
     asciiFamily: task.asciiFamily,
@@ -203,11 +203,14 @@ export async function pixelFontTask(
     version: '1.000',
     copyright: `Pixel font made at the font alliance site from a source font; its licence follows the source font's.`,
   });
+  progress(0.56, '正在检查 TTF', OPAQUE_STEP);
   await checkWrittenFont(ttf, 'ttf');
   progress(0.6, '正在生成 WOFF');
-  const woff = encodeWoff(ttf);
-  progress(0.65, '正在生成 WOFF2');
+  const woff = encodeWoff(ttf, (fraction) => progress(0.6 + 0.05 * fraction, '正在生成 WOFF'));
+  // Brotli runs as one call: the page shows that it is working and for how long, not a share.
+  progress(0.65, '正在生成 WOFF2（最高压缩）', OPAQUE_STEP);
   const woff2 = ttf.byteLength <= WOFF2_FULL_QUALITY_MAX_BYTES ? await encodeWoff2(ttf) : encodeWoff2Fast(ttf, 9);
+  progress(0.9, '正在检查 WOFF2', OPAQUE_STEP);
   await checkWrittenFont(woff2, 'woff2');
   progress(0.95, '正在保存文件');
   const files: TaskFile[] = [];

@@ -6,6 +6,7 @@ import { faintMessage } from '../engine/pixel/thin.ts';
 import { badRequest } from '../http/envelope.ts';
 import type { ToolClient } from './clients.ts';
 import { enqueueJob, type JobKind } from './jobs.ts';
+import { inTurn, refuseBusyClient } from './limits.ts';
 import type { pixelFontTask } from './pixel-tasks.ts';
 import { MAX_DECODED_FONT_BYTES, toolsPool } from './runtime.ts';
 import { resolveSource, sourceSchema } from './sources.ts';
@@ -150,28 +151,31 @@ export async function previewPixelFont(
 }
 
 /** Starts making the pixel font (task 143): a job whose outputs are TTF, WOFF, WOFF2 and a zip. */
-export async function startPixelFont(request: z.infer<typeof pixelFontRequest>, client: ToolClient): Promise<JobView> {
+export function startPixelFont(request: z.infer<typeof pixelFontRequest>, client: ToolClient): Promise<JobView> {
   const codePoints = requestedCodePoints(request.text, request.charsets);
   if (codePoints.length === 0) throw badRequest('请选择字符集或输入要包含的文字');
-  const source = await resolveSource(request.source, request.faceIndex ?? 0);
-  const faceIndex = request.faceIndex ?? 0;
-  // A font without any chosen character gets its answer now, not as a failed job.
-  const { covered } = await toolsPool().run(
-    { kind: 'coverage', key: source.key, faceIndex, codePoints, maxSfntBytes: MAX_DECODED_FONT_BYTES },
-    { lane: 'quick', client: client.key, timeoutMs: 30_000 },
-  );
-  if (covered === 0) throw badRequest('这款字体里没有所选的任何字符，请换一款字体或字符集');
-  const { grid } = request.options;
-  const params: PixelFontParams = {
-    source: { key: source.key, faceIndex, maxSfntBytes: MAX_DECODED_FONT_BYTES, sha256: source.sha256 },
-    options: request.options,
-    codePoints,
-    edits: request.edits,
-    family: request.family,
-    asciiFamily: asciiFamilyOf(request.family, grid),
-    weight: request.weight,
-  };
-  return enqueueJob(pixelFontJob, `${source.stem}-pixel-${grid}`, params, client);
+  return inTurn(client, async () => {
+    await refuseBusyClient(client);
+    const source = await resolveSource(request.source, request.faceIndex ?? 0);
+    const faceIndex = request.faceIndex ?? 0;
+    // A font without any chosen character gets its answer now, not as a failed job.
+    const { covered } = await toolsPool().run(
+      { kind: 'coverage', key: source.key, faceIndex, codePoints, maxSfntBytes: MAX_DECODED_FONT_BYTES },
+      { lane: 'quick', client: client.key, timeoutMs: 30_000 },
+    );
+    if (covered === 0) throw badRequest('这款字体里没有所选的任何字符，请换一款字体或字符集');
+    const { grid } = request.options;
+    const params: PixelFontParams = {
+      source: { key: source.key, faceIndex, maxSfntBytes: MAX_DECODED_FONT_BYTES, sha256: source.sha256 },
+      options: request.options,
+      codePoints,
+      edits: request.edits,
+      family: request.family,
+      asciiFamily: asciiFamilyOf(request.family, grid),
+      weight: request.weight,
+    };
+    return enqueueJob(pixelFontJob, `${source.stem}-pixel-${grid}`, params, client);
+  });
 }
 
 /** What a queued pixel font needs: the pixel font task but for where its outputs go. */
@@ -181,10 +185,10 @@ type PixelFontParams = Omit<Parameters<typeof pixelFontTask>[0], 'outPrefix'>;
 export const pixelFontJob: JobKind<PixelFontParams> = {
   name: 'pixelFont',
   task: TOOL_TASKS.pixelFont,
-  run: async (params, { outPrefix, progress, client }) => {
+  run: async (params, { outPrefix, progress, client, lane }) => {
     const result = await toolsPool().run(
       { kind: 'pixelFont', ...params, outPrefix },
-      { lane: 'job', onProgress: progress, client },
+      { lane, onProgress: progress, client },
     );
     return {
       files: result.files,

@@ -1,16 +1,31 @@
 import { Worker } from 'node:worker_threads';
 import { shareFontRegistry } from '../engine/text/font-registry.ts';
 import { serverSource } from '../paths.ts';
+import type { Progress } from './task-types.ts';
 import type { TaskResults, ToolTask } from './tasks.ts';
 import type { ToolReply } from './worker.ts';
 
 // Worker threads for the font tools. Conversions can take a minute (WOFF2 at Brotli q11 of a
-// 20 MB font), so they never run on the event loop, and the pool keeps one worker free of them:
-// uploads are checked promptly even while every other worker converts. Tasks wait in three
-// lanes: quick checks first, then users' jobs, then background work (re-encoding web-font slices).
+// 20 MB font), so they never run on the event loop, and the pool keeps two workers free of them:
+// one for quick checks (uploads are checked promptly even while every other worker converts) and
+// one for small jobs (another client's subset of a few characters does not wait for a flood of
+// conversions to end). Tasks wait in four lanes: quick checks first, then small jobs, then users'
+// long jobs, then background work (re-encoding web-font slices).
 
 /** Which queue a task waits in. */
-export type Lane = 'quick' | 'job' | 'background';
+export type Lane = 'quick' | 'small' | 'job' | 'background';
+
+/** Workers kept for small jobs, beside the job workers and the quick one. */
+const SMALL_WORKERS = 1;
+/** Workers kept prompt: the quick one and the small jobs'. */
+const PROMPT_WORKERS = 1 + SMALL_WORKERS;
+/**
+ * How much lower than the server's own the scheduling priority (nice value) of job workers is. A
+ * conversion may keep a processor busy for a minute; at a lower priority it takes only what the
+ * server's own thread and the prompt workers leave, so pages, the API and a small job are served
+ * first on a machine with two cores.
+ */
+const LONG_WORK_NICE = 10;
 
 /** A task failed: `userFacing` messages are Chinese and meant for the user, others for the log. */
 export class ToolTaskError extends Error {
@@ -28,7 +43,7 @@ export class ToolTaskError extends Error {
 /** How to run one task. */
 export interface RunOptions {
   lane: Lane;
-  onProgress?: (progress: number, step: string) => void;
+  onProgress?: Progress;
   /** The worker is stopped and the task fails after this long. */
   timeoutMs?: number;
   /** Whose task it is: waiting jobs of different clients are served in turn. */
@@ -47,16 +62,21 @@ interface Slot {
   worker: Worker;
   running: Queued | undefined;
   timer: NodeJS.Timeout | undefined;
+  /** A job worker (long work, at LONG_WORK_NICE) rather than a prompt one. */
+  long: boolean;
 }
 
 const WORKER_FILE = serverSource('tools', 'worker.ts');
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 
-/** A small pool of tool workers: `jobWorkers` for long tasks plus one kept for quick ones. */
+/**
+ * A small pool of tool workers: `jobWorkers` for long tasks, at a lower scheduling priority, and two
+ * prompt ones, kept for quick checks and small jobs.
+ */
 export class ToolsPool {
   readonly #jobWorkers: number;
   readonly #slots: Slot[] = [];
-  readonly #queues: Record<Lane, Queued[]> = { quick: [], job: [], background: [] };
+  readonly #queues: Record<Lane, Queued[]> = { quick: [], small: [], job: [], background: [] };
   /** When each client's job last started (a counter), for taking clients in turn. */
   readonly #served = new Map<string, number>();
   #starts = 0;
@@ -89,20 +109,29 @@ export class ToolsPool {
 
   #dispatch(): void {
     for (;;) {
-      const longRunning = this.#slots.filter((slot) => slot.running && slot.running.options.lane !== 'quick').length;
+      const running = (...lanes: Lane[]) =>
+        this.#slots.filter((slot) => slot.running && lanes.includes(slot.running.options.lane)).length;
+      const longRunning = running('job', 'background');
+      // A small job takes the worker kept for it, or a job worker that is free.
+      const smallRoom = running('small') < SMALL_WORKERS + Math.max(0, this.#jobWorkers - longRunning);
       const next =
         this.#queues.quick[0] ??
-        (longRunning < this.#jobWorkers ? (this.#fairestJob() ?? this.#queues.background[0]) : undefined);
+        (smallRoom ? this.#fairest('small') : undefined) ??
+        (longRunning < this.#jobWorkers ? (this.#fairest('job') ?? this.#queues.background[0]) : undefined);
       if (!next) return;
-      const slot = this.#idleSlot();
+      const long = next.options.lane === 'job' || next.options.lane === 'background';
+      const slot = this.#idleSlot(long);
       if (!slot) return;
       const queue = this.#queues[next.options.lane];
       queue.splice(queue.indexOf(next), 1);
-      if (next.options.lane === 'job') {
+      if (next.options.lane === 'job' || next.options.lane === 'small') {
         this.#served.set(next.options.client ?? '', ++this.#starts);
         if (this.#served.size > 10_000) this.#served.delete(this.#served.keys().next().value as string);
       }
       this.#start(slot, next);
+      // A prompt worker takes a second or more to load its modules, which the small job or the
+      // upload check that comes next should not wait for: one is started while long work runs.
+      if (long && !this.#slots.some((candidate) => !candidate.running && !candidate.long)) this.#add(false);
     }
   }
 
@@ -110,10 +139,10 @@ export class ToolsPool {
    * The waiting job whose client was served longest ago (never, first), oldest first among equals:
    * clients take turns, so one client's many jobs wait behind each other, not in front of others.
    */
-  #fairestJob(): Queued | undefined {
+  #fairest(lane: 'job' | 'small'): Queued | undefined {
     let best: Queued | undefined;
     let bestServed = Number.POSITIVE_INFINITY;
-    for (const queued of this.#queues.job) {
+    for (const queued of this.#queues[lane]) {
       const served = this.#served.get(queued.options.client ?? '') ?? 0;
       if (served < bestServed) {
         best = queued;
@@ -123,23 +152,28 @@ export class ToolsPool {
     return best;
   }
 
-  #idleSlot(): Slot | undefined {
-    const idle = this.#slots.find((slot) => !slot.running);
-    if (idle) return idle;
-    if (this.#slots.length >= this.#jobWorkers + 1) return undefined;
-    const slot: Slot = { worker: this.#spawn(), running: undefined, timer: undefined };
-    this.#slots.push(slot);
-    this.#listen(slot);
-    return slot;
+  /**
+   * A free worker for long work (a job worker) or prompt work (a prompt worker, else a free job
+   * worker rather than none), started when there is room for one more of its kind.
+   */
+  #idleSlot(long: boolean): Slot | undefined {
+    const idle = (kind: boolean) => this.#slots.find((slot) => !slot.running && slot.long === kind);
+    if (long) return idle(true) ?? this.#add(true);
+    return idle(false) ?? this.#add(false) ?? idle(true);
   }
 
-  #spawn(): Worker {
+  #add(long: boolean): Slot | undefined {
+    const count = this.#slots.filter((slot) => slot.long === long).length;
+    if (this.#closed || count >= (long ? this.#jobWorkers : PROMPT_WORKERS)) return undefined;
     // Tool workers draw text (pixel fonts, word clouds, identification): they share the process's
     // one register of drawing faces, which must exist before they start.
     shareFontRegistry();
-    const worker = new Worker(WORKER_FILE);
+    const worker = new Worker(WORKER_FILE, { workerData: { nice: long ? LONG_WORK_NICE : 0 } });
     worker.unref();
-    return worker;
+    const slot: Slot = { worker, running: undefined, timer: undefined, long };
+    this.#slots.push(slot);
+    this.#listen(slot);
+    return slot;
   }
 
   #listen(slot: Slot): void {
@@ -147,7 +181,7 @@ export class ToolsPool {
       const task = slot.running;
       if (!task || task.id !== reply.id) return;
       if (reply.type === 'progress') {
-        task.options.onProgress?.(reply.progress, reply.step);
+        task.options.onProgress?.(reply.progress, reply.step, { indeterminate: reply.indeterminate });
         return;
       }
       this.#finish(slot);

@@ -8,6 +8,7 @@ import { storage } from '../storage/index.ts';
 import { JOB_KINDS } from './job-kinds.ts';
 import {
   JOBS_CHANNEL,
+  type JobKind,
   type JobRow,
   OUTPUTS_PREFIX,
   publishJob,
@@ -18,6 +19,7 @@ import {
 } from './jobs.ts';
 import { ToolTaskError } from './pool.ts';
 import { toolsJobWorkers } from './runtime.ts';
+import type { Progress } from './task-types.ts';
 
 // Job runners: each process that runs jobs (a web node unless TOOLS_RUN_JOBS=false, or
 // `npm run worker`) claims queued jobs from the database as its tools pool has room, runs them
@@ -37,21 +39,24 @@ const SETTLE_MS = 30_000;
  * Claims the next queued job: the one of the client served longest ago (whose latest job started
  * earliest, or never), oldest first among them, so that clients take turns across every node.
  * `FOR UPDATE SKIP LOCKED` lets runners claim at once without waiting on or taking each other's job.
+ * With `smallOnly`, only a small job is taken (the small lane, see JobSize in jobs.ts).
  */
-export async function claimJob(handle: Db, now = new Date()): Promise<JobRow | undefined> {
+export async function claimJob(handle: Db, now = new Date(), smallOnly = false): Promise<JobRow | undefined> {
+  const lane = smallOnly ? sql`and j.input->>'size' = 'small'` : sql``;
   const [row] = await handle
     .update(jobs)
     .set({
       status: 'running',
       attempts: sql`${jobs.attempts} + 1`,
       step: '正在开始',
+      stepIndeterminate: false,
       heartbeatAt: now,
       startedAt: now,
     })
     .where(
       eq(
         jobs.id,
-        sql`(select j.id from ${jobs} j where j.status = 'queued'
+        sql`(select j.id from ${jobs} j where j.status = 'queued' ${lane}
               order by (select max(r.started_at) from ${jobs} r where r.owner = j.owner) nulls first, j.created_at
               for update skip locked limit 1)`,
       ),
@@ -63,9 +68,15 @@ export async function claimJob(handle: Db, now = new Date()): Promise<JobRow | u
 /**
  * Runs a claimed job to its end. Every write is tied to this claim (the attempt number), so a
  * runner that was thought lost, and whose job was queued again, no longer changes the row.
+ * `kinds` are the kinds of job it knows (tests give their own).
  */
-export async function runClaimedJob(handle: Db, row: JobRow): Promise<void> {
+export async function runClaimedJob(
+  handle: Db,
+  row: JobRow,
+  kinds: Readonly<Record<string, JobKind<never>>> = JOB_KINDS,
+): Promise<void> {
   const input = row.input as QueuedInput;
+  const lane = input.size === 'small' ? 'small' : 'job';
   const attemptPrefix = `${OUTPUTS_PREFIX}/${input.token}/${row.attempts}`;
   const mine = and(eq(jobs.id, row.id), eq(jobs.status, 'running'), eq(jobs.attempts, row.attempts));
   // Writes are chained so they land in order; the latest progress wins when they come fast.
@@ -83,29 +94,42 @@ export async function runClaimedJob(handle: Db, row: JobRow): Promise<void> {
   };
   let percent = 0;
   let lastStep = '';
+  let lastIndeterminate = false;
   let lastWrite = 0;
-  const progress = (value: number, step: string) => {
+  const progress: Progress = (value, step, options) => {
     percent = Math.max(percent, Math.min(99, Math.round(value * 100)));
+    const indeterminate = options?.indeterminate ?? false;
     const now = Date.now();
-    if (step === lastStep && now - lastWrite < PROGRESS_WRITE_MS) return;
-    lastStep = step;
+    const changed = step !== lastStep || indeterminate !== lastIndeterminate;
+    if (!changed && now - lastWrite < PROGRESS_WRITE_MS) return;
     lastWrite = now;
-    void write({ progress: percent, step });
+    lastIndeterminate = indeterminate;
+    lastStep = step;
+    void write({ progress: percent, step, stepIndeterminate: indeterminate });
   };
   const heartbeat = setInterval(() => void write({}), HEARTBEAT_MS);
   heartbeat.unref();
   try {
-    const kind = JOB_KINDS[input.kind];
+    const kind = kinds[input.kind];
     if (!kind) throw new Error(`unknown job kind: ${input.kind}`);
     const output = await kind.run(input.params as never, {
       // Each attempt writes its own folder: a runner thought lost must not remove its successor's files.
       outPrefix: attemptPrefix,
       progress,
       client: row.owner,
+      lane,
     });
     const result = await publishJob(input, output, row.expiresAt ?? new Date(), progress);
     const bytes = output.files.reduce((sum, file) => sum + file.size, 0);
-    await write({ status: 'done', progress: 100, step: '已完成', result, bytes, finishedAt: new Date() });
+    await write({
+      status: 'done',
+      progress: 100,
+      step: '已完成',
+      stepIndeterminate: false,
+      result,
+      bytes,
+      finishedAt: new Date(),
+    });
   } catch (error) {
     let message = '处理失败：字体数据有误或暂不支持，请换一个字体文件再试';
     if (error instanceof ToolTaskError && error.userFacing) message = error.message;
@@ -113,18 +137,27 @@ export async function runClaimedJob(handle: Db, row: JobRow): Promise<void> {
     await storage()
       .deleteTree(attemptPrefix)
       .catch(() => {});
-    await write({ status: 'failed', step: '失败', error: message, finishedAt: new Date() });
+    await write({ status: 'failed', step: '失败', stepIndeterminate: false, error: message, finishedAt: new Date() });
   } finally {
     clearInterval(heartbeat);
   }
 }
 
-/** A runner: claims jobs while it has room for them, until stopped. */
+/** Small jobs a runner takes on top of its capacity, so that they never wait behind long ones. */
+const SMALL_LANE = 1;
+
+/**
+ * A runner: claims jobs while it has room for them, until stopped. It has `capacity` places for any
+ * job (the pool's job workers) and one more for small jobs only: a small subset starts at once even
+ * while every place runs another client's long conversion.
+ */
 export class JobRunner {
   readonly #capacity: number;
   readonly #handle: () => Promise<Db>;
   /** The rows of the jobs it runs, by id. */
   readonly #running = new Map<string, JobRow>();
+  /** The ids of those running in the small lane's place. */
+  readonly #small = new Set<string>();
   #claiming = false;
   #again = false;
   #stopped = true;
@@ -178,12 +211,16 @@ export class JobRunner {
 
   async #claimRound(): Promise<void> {
     const handle = await this.#handle();
-    while (!this.#stopped && this.#running.size < this.#capacity) {
-      const row = await claimJob(handle);
+    while (!this.#stopped) {
+      const general = this.#running.size - this.#small.size < this.#capacity;
+      if (!general && this.#small.size >= SMALL_LANE) return;
+      const row = await claimJob(handle, new Date(), !general);
       if (!row) return;
       this.#running.set(row.id, row);
+      if (!general) this.#small.add(row.id);
       void runClaimedJob(handle, row).finally(() => {
         this.#running.delete(row.id);
+        this.#small.delete(row.id);
         this.wake();
       });
     }
@@ -202,6 +239,7 @@ export class JobRunner {
     this.#unlisten = undefined;
     const rows = [...this.#running.values()];
     this.#running.clear();
+    this.#small.clear();
     if (rows.length === 0) return;
     const handle = await this.#handle();
     for (const row of rows) {

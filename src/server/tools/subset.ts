@@ -5,6 +5,7 @@ import { type CoverageSets, coverageSets } from '../engine/charsets.ts';
 import { badRequest } from '../http/envelope.ts';
 import type { ToolClient } from './clients.ts';
 import { enqueueJob, type JobKind } from './jobs.ts';
+import { inTurn, refuseBusyClient } from './limits.ts';
 import { MAX_DECODED_FONT_BYTES, toolsPool } from './runtime.ts';
 import { resolveSource, sourceSchema } from './sources.ts';
 import { SUBSET_FORMATS, type SubsetFormat } from './tasks.ts';
@@ -75,19 +76,22 @@ export function fontFaceCss(familyName: string, files: readonly JobFile[]): stri
 }
 
 /** Starts making a subset of a font with the requested characters, in the chosen formats. */
-export async function startSubset(request: z.infer<typeof subsetRequest>, client: ToolClient): Promise<JobView> {
+export function startSubset(request: z.infer<typeof subsetRequest>, client: ToolClient): Promise<JobView> {
   const codePoints = requestedCodePoints(request.text, request.charsets);
   if (codePoints.length === 0) throw badRequest('请输入要保留的文字或选择字符集');
-  const source = await resolveSource(request.source, request.faceIndex ?? 0);
-  const formats = [...new Set(request.formats)];
-  const params: SubsetParams = {
-    key: source.key,
-    faceIndex: request.faceIndex ?? 0,
-    codePoints,
-    formats,
-    fallbackFamily: source.stem,
-  };
-  return enqueueJob(subsetJob, `${source.stem}-subset`, params, client);
+  return inTurn(client, async () => {
+    await refuseBusyClient(client);
+    const source = await resolveSource(request.source, request.faceIndex ?? 0);
+    const formats = [...new Set(request.formats)];
+    const params: SubsetParams = {
+      key: source.key,
+      faceIndex: request.faceIndex ?? 0,
+      codePoints,
+      formats,
+      fallbackFamily: source.stem,
+    };
+    return enqueueJob(subsetJob, `${source.stem}-subset`, params, client);
+  });
 }
 
 /** What a queued subset needs: the font's storage key and face, the characters and formats. */
@@ -100,14 +104,21 @@ interface SubsetParams {
   fallbackFamily: string;
 }
 
+/**
+ * A subset of at most this many characters is a small job (its own lane, jobs.ts): a few hundred
+ * milliseconds of work on the largest library font, in any of its formats.
+ */
+export const SMALL_SUBSET_CHARS = 300;
+
 /** Making a subset (task 2), run by a job runner on any node. */
 export const subsetJob: JobKind<SubsetParams> = {
   name: 'subset',
   task: TOOL_TASKS.subset,
-  run: async ({ fallbackFamily, ...params }, { outPrefix, progress, client }) => {
+  sizeOf: ({ codePoints }) => (codePoints.length <= SMALL_SUBSET_CHARS ? 'small' : 'long'),
+  run: async ({ fallbackFamily, ...params }, { outPrefix, progress, client, lane }) => {
     const result = await toolsPool().run(
       { kind: 'subset', ...params, outPrefix, maxSfntBytes: MAX_DECODED_FONT_BYTES },
-      { lane: 'job', onProgress: progress, client },
+      { lane, onProgress: progress, client },
     );
     const missing = [...result.missing];
     const familyName = result.familyName || fallbackFamily;

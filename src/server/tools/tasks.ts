@@ -44,7 +44,7 @@ import { type PixelEdit, type PixelOptions, SUBSET_FORMATS, type SubsetFormat } 
 
 export { SUBSET_FORMATS, type SubsetFormat };
 
-import type { Progress, TaskFile } from './task-types.ts';
+import { OPAQUE_STEP, type Progress, type TaskFile } from './task-types.ts';
 
 export type { Progress, TaskFile };
 
@@ -116,6 +116,9 @@ async function readFont(key: string): Promise<Uint8Array> {
   return new Uint8Array(await buffer(object.body));
 }
 
+/** WOFF2 at Brotli quality 11 takes about 3 s per MB of font on a busy 2-core machine: say so for large fonts. */
+const slowNote = (sfnt: Uint8Array) => (sfnt.byteLength > 4 << 20 ? '（最高压缩，大字体需要半分钟以上）' : '');
+
 /** Relative effort of each target, so the progress bar moves evenly (WOFF2 at q11 dominates). */
 const EFFORT: Record<TargetFormat, number> = { ttf: 1, otf: 1, woff: 2, woff2: 20, eot: 1, svg: 6 };
 
@@ -123,7 +126,7 @@ async function convert(
   task: Extract<ToolTask, { kind: 'convert' }>,
   progress: Progress,
 ): Promise<{ files: TaskFile[] }> {
-  progress(0.02, '正在读取字体');
+  progress(0.02, '正在读取字体', OPAQUE_STEP);
   const { sfnt } = await decodeFont(await readFont(task.key), {
     faceIndex: task.faceIndex,
     maxSfntBytes: task.maxSfntBytes,
@@ -136,8 +139,18 @@ async function convert(
     const label = FORMAT_INFO[format].label;
     const base = 0.05 + (0.9 * done) / total;
     const share = (0.9 * EFFORT[format]) / total;
-    progress(base, `正在生成 ${label}`);
-    const bytes = await convertFont(sfnt, format, (fraction) => progress(base + share * fraction, `正在生成 ${label}`));
+    let at = base;
+    const bytes = await convertFont(sfnt, format, {
+      progress: (fraction) => {
+        at = base + share * 0.95 * fraction;
+        progress(at, `正在生成 ${label}`);
+      },
+      stage: (stage) => {
+        if (stage === 'encoding') progress(base, `正在生成 ${label}`);
+        else if (stage === 'encoding-opaque') progress(base, `正在生成 ${label}${slowNote(sfnt)}`, OPAQUE_STEP);
+        else progress(Math.max(at, base + share * 0.95), `正在检查生成的 ${label}`, OPAQUE_STEP);
+      },
+    });
     const key = `${task.outPrefix}/${files.length}.${FORMAT_INFO[format].ext}`;
     await storage().put(key, bytes, { durable: false });
     files.push({ format, key, size: bytes.byteLength });
@@ -171,11 +184,19 @@ async function subset(task: Extract<ToolTask, { kind: 'subset' }>, progress: Pro
   const files: TaskFile[] = [];
   const formats = SUBSET_FORMATS.filter((format) => task.formats.includes(format));
   for (const [i, format] of formats.entries()) {
-    progress(0.2 + (0.75 * i) / formats.length, `正在生成 ${FORMAT_INFO[format].label}`);
+    const label = FORMAT_INFO[format].label;
+    const base = 0.2 + (0.75 * i) / formats.length;
+    const share = 0.75 / formats.length;
+    progress(base, `正在生成 ${label}`, format === 'woff2' ? OPAQUE_STEP : {});
     const bytes =
-      format === 'woff2' ? await encodeWoff2(subsetFont) : format === 'woff' ? encodeWoff(subsetFont) : subsetFont;
+      format === 'woff2'
+        ? await encodeWoff2(subsetFont)
+        : format === 'woff'
+          ? encodeWoff(subsetFont, (fraction) => progress(base + share * 0.9 * fraction, `正在生成 ${label}`))
+          : subsetFont;
     // A CFF font stays CFF after subsetting, so its "TTF" output is an OTF and is named so.
     const written: TargetFormat = format === 'ttf' && outline === 'cff' ? 'otf' : format;
+    progress(base + share * 0.9, `正在检查生成的 ${label}`, OPAQUE_STEP);
     await checkWrittenFont(bytes, written);
     const key = `${task.outPrefix}/${files.length}.${FORMAT_INFO[written].ext}`;
     await storage().put(key, bytes, { durable: false });

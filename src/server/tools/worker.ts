@@ -1,22 +1,37 @@
 // A worker thread of the tools pool (tools-pool.ts): runs one font task at a time and reports its
 // progress. Runs on Node 24 directly (types are stripped), like the subset workers.
-import { parentPort } from 'node:worker_threads';
+import os from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
 import { FontInputError } from '../engine/font-errors.ts';
 import { runTask, type ToolTask } from './tasks.ts';
 
 /** A message from a tools worker: progress of a task, its result, or why it failed. */
 export type ToolReply =
-  | { id: number; type: 'progress'; progress: number; step: string }
+  | { id: number; type: 'progress'; progress: number; step: string; indeterminate: boolean }
   | { id: number; type: 'done'; result: unknown }
   | { id: number; type: 'failed'; message: string; detail: string; userFacing: boolean };
 
 const port = parentPort;
 if (!port) throw new Error('tools-worker.ts must run as a worker thread');
 
+// Job workers run at a lower priority (pool.ts): on Linux a nice value belongs to one thread, this one.
+// The value is added to the server's own, so a server started under `nice` keeps its job workers
+// below itself rather than level with it.
+const { nice } = (workerData ?? {}) as { nice?: number };
+if (nice) {
+  try {
+    os.setPriority(0, Math.min(19, os.getPriority(0) + nice));
+  } catch {
+    // A platform that does not let a thread lower its own priority runs it as it is.
+  }
+}
+
 port.on('message', async ({ id, task }: { id: number; task: ToolTask }) => {
   const send = (reply: ToolReply) => port.postMessage(reply);
   try {
-    const result = await runTask(task, (progress, step) => send({ id, type: 'progress', progress, step }));
+    const result = await runTask(task, (progress, step, options) =>
+      send({ id, type: 'progress', progress, step, indeterminate: options?.indeterminate ?? false }),
+    );
     send({ id, type: 'done', result });
   } catch (error) {
     const userFacing = error instanceof FontInputError;

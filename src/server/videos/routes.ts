@@ -7,7 +7,7 @@ import { answerForm, requireEditor } from '../content/editor/routes.ts';
 import { env } from '../env.ts';
 import { badRequest, notFound, ok } from '../http/envelope.ts';
 import { refuseForbiddenText } from '../http/text-guard.ts';
-import { formOrJsonFields, pageQuery, validate } from '../http/validate.ts';
+import { formOrJsonFields, pageQuery, parseInChinese, validate } from '../http/validate.ts';
 import { VideoFormatError } from './formats.ts';
 import { receiveVideoForm } from './upload.ts';
 import { createVideo, deleteVideo, getVideo, listVideos, updateVideo } from './videos.ts';
@@ -42,8 +42,8 @@ export function videoRoutes(): Hono {
     const form = await receiveVideoForm(c.req.raw, env().VIDEO_MAX_UPLOAD_MB * 1024 * 1024);
     try {
       refuseForbiddenText(form.fields);
-      const text = videoText.safeParse(form.fields);
-      if (!text.success) return answerForm(c, '/editor/video/new', text.error.issues[0]?.message);
+      const text = parseInChinese(videoText, form.fields);
+      if (!text.success) return answerForm(c, '/editor/video/new', text.message);
       const missing = !form.videoPath
         ? '请选择视频文件'
         : !form.poster
@@ -82,8 +82,8 @@ export function videoRoutes(): Hono {
     const { id } = c.req.valid('param');
     const fields = await formOrJsonFields(c);
     refuseForbiddenText(Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, String(value)])));
-    const text = videoText.safeParse(fields);
-    if (!text.success) return answerForm(c, `/editor/video/${id}`, text.error.issues[0]?.message);
+    const text = parseInChinese(videoText, fields);
+    if (!text.success) return answerForm(c, `/editor/video/${id}`, text.message);
     const video = await updateVideo(id, text.data);
     if (!video) throw notFound('要编辑的视频不存在');
     await recordEditorAction({

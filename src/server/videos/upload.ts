@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import Busboy from '@fastify/busboy';
 import { VIDEO_CAPTIONS_MAX_BYTES, VIDEO_POSTER_MAX_BYTES } from '../../contract/videos.ts';
 import { ApiError, badRequest, payloadTooLarge } from '../http/envelope.ts';
+import { hasForbiddenText } from '../http/text-guard.ts';
 
 // The editor's video form: text fields and three files in one multipart request. The video goes to
 // a temporary file as it arrives (it may be hundreds of MB; receiveFile in http/multipart.ts takes
@@ -25,6 +26,7 @@ export interface VideoForm {
 }
 
 const FIELD_NAMES = new Set(['title', 'summary', 'action']);
+const FIELD_LABELS: Record<string, string> = { title: '标题', summary: '简介', action: '操作' };
 
 /** Reads the form; throws 400 (a Chinese message) for a malformed one and 413 for a file over its limit. */
 export async function receiveVideoForm(request: Request, maxVideoBytes: number): Promise<VideoForm> {
@@ -62,11 +64,20 @@ export async function receiveVideoForm(request: Request, maxVideoBytes: number):
         reject(failed);
       };
       parser.on('field', (name, value) => {
-        if (FIELD_NAMES.has(name)) form.fields[name] = String(value);
+        if (!FIELD_NAMES.has(name)) return;
+        // The database cannot store a NUL, nor encode a lone surrogate: refused with the field's name.
+        if (hasForbiddenText(String(value)))
+          fail(badRequest(`${FIELD_LABELS[name] ?? name}含有不允许的字符，请删除后重试`));
+        else form.fields[name] = String(value);
       });
       parser.on('file', (name, stream, fileName) => {
         if (!fileName || !['video', 'poster', 'captions'].includes(name)) {
           stream.resume();
+          return;
+        }
+        if (hasForbiddenText(fileName)) {
+          stream.resume();
+          fail(badRequest('文件名含有不允许的字符（空字符或残缺的 Unicode 字符），请改名后重新上传'));
           return;
         }
         if (name === 'video') {

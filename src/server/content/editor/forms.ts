@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ARTICLE_KINDS } from '../../db/schema/index.ts';
+import { chineseIssues } from '../../http/validate.ts';
 import type { AlbumInput, ArticleInput, CaseInput } from './save.ts';
 
 // The editing area posts plain HTML forms; these schemas turn them into service inputs and say
@@ -50,7 +51,7 @@ function parse<T>(schema: z.ZodType<T>, form: FormData): FormResult<T> {
   const raw = Object.fromEntries(
     [...form.entries()].map(([key, value]) => [key, typeof value === 'string' ? value : '']),
   );
-  const result = schema.safeParse(raw);
+  const result = schema.safeParse(raw, { error: chineseIssues });
   if (result.success) return { ok: true, value: result.data };
   const errors: Record<string, string> = {};
   for (const issue of result.error.issues) {

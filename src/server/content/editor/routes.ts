@@ -4,7 +4,7 @@ import { recordEditorAction } from '../../audit/editor-log.ts';
 import { readToken } from '../../auth/middleware.ts';
 import { ApiError, forbidden, notFound, ok, unauthorized } from '../../http/envelope.ts';
 import { refuseForbiddenText } from '../../http/text-guard.ts';
-import { formOrJsonFields, validate } from '../../http/validate.ts';
+import { formOrJsonFields, parseInChinese, validate } from '../../http/validate.ts';
 import { announce } from '../../messages/notifications.ts';
 import { replyToBoardMessage } from '../contact-board.ts';
 import { applyEditorForm, EDIT_TYPES, type EditAction } from './apply.ts';
@@ -81,9 +81,9 @@ export function editorRoutes(): Hono {
   // A reply to a contact-board message; the writer is told (see replyToBoardMessage).
   routes.post('/editor/messageBoard/:id/reply', validate('param', messageParam), async (c) => {
     const editor = await requireEditor(readToken(c));
-    const parsed = replyBody.safeParse(await formOrJsonFields(c));
+    const parsed = parseInChinese(replyBody, await formOrJsonFields(c));
     const { id } = c.req.valid('param');
-    if (!parsed.success) return answerForm(c, `/editor?tab=messages#message-${id}`, parsed.error.issues[0]?.message);
+    if (!parsed.success) return answerForm(c, `/editor?tab=messages#message-${id}`, parsed.message);
     await replyToBoardMessage(editor.id, id, parsed.data.body);
     await recordEditorAction({
       accountId: editor.id,
@@ -96,8 +96,8 @@ export function editorRoutes(): Hono {
   // An announcement (站内公告) to every account.
   routes.post('/editor/announcement', async (c) => {
     const editor = await requireEditor(readToken(c));
-    const parsed = announcementBody.safeParse(await formOrJsonFields(c));
-    if (!parsed.success) return answerForm(c, '/editor?tab=announce', parsed.error.issues[0]?.message);
+    const parsed = parseInChinese(announcementBody, await formOrJsonFields(c));
+    if (!parsed.success) return answerForm(c, '/editor?tab=announce', parsed.message);
     const { recipients } = await announce({
       title: parsed.data.title,
       body: parsed.data.body,

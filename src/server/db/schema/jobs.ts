@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts.ts';
 
 /** The states of a tool job. */
@@ -26,6 +26,8 @@ export const jobs = pgTable(
     progress: integer('progress').notNull().default(0),
     /** What the job is doing now, in Chinese, as the page shows it. */
     step: text('step').notNull().default(''),
+    /** The current step cannot tell how far it is (one call into an encoder): the page shows motion, not a share. */
+    stepIndeterminate: boolean('step_indeterminate').notNull().default(false),
     input: jsonb('input').$type<unknown>().notNull().default({}),
     result: jsonb('result').$type<unknown>(),
     error: text('error'),

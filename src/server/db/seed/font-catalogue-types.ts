@@ -40,6 +40,24 @@ export interface SlicedFace {
   file: string;
 }
 
+/**
+ * A Debian package that ships a family's fonts (under usr/share/fonts) and its copyright file,
+ * pinned by the SHA-256 and size Debian's Packages index gives; fetched from DEBIAN_MIRROR. Used for
+ * families no npm package ships.
+ */
+export interface DebianSource {
+  kind: 'debian';
+  /** The binary package, e.g. 'fonts-cwtex-fs'. */
+  package: string;
+  version: string;
+  /** The package's path under the mirror (the index's Filename), e.g. 'pool/main/f/…_all.deb'. */
+  filename: string;
+  /** The index's SHA256 of the .deb, in hex; a download that differs is rejected. */
+  sha256: string;
+  /** The .deb's size in bytes. */
+  size: number;
+}
+
 /** A folder of test fixtures under tests/fixtures/fonts/ holding one family's TTFs. */
 export interface FixtureSource {
   kind: 'fixture';
@@ -57,7 +75,7 @@ export interface CatalogueEntry {
   foundry: string;
   /** An original one- or two-sentence Chinese description. */
   description: string;
-  source: RegistrySource | SlicedSource | FixtureSource;
+  source: RegistrySource | SlicedSource | DebianSource | FixtureSource;
   /** Other names people search the family by (pinyin is added by the search index). */
   aliases?: readonly string[];
 }

@@ -3,6 +3,7 @@ import type { CatalogueEntry, RegistrySource } from './font-catalogue-types.ts';
 
 export type {
   CatalogueEntry,
+  DebianSource,
   FixtureSource,
   RegistrySource,
   SlicedFace,
@@ -687,13 +688,41 @@ export const BACKGROUND_FAMILIES: readonly CatalogueEntry[] = [
 ];
 
 /**
+ * Families no npm package ships, taken from Debian's archive (DEBIAN_MIRROR), pinned by the SHA-256
+ * and size of Debian's Packages index (bookworm, main).
+ */
+export const DEBIAN_FAMILIES: readonly CatalogueEntry[] = [
+  {
+    gno: 'cwtex-fangsong',
+    nameZh: 'cwTeX 仿宋',
+    category: '仿宋',
+    script: '繁体',
+    license: 'GPL-2.0-or-later-font-exception',
+    foundry: 'cwTeX（吳聰敏、吳聰慧）',
+    description:
+      '吳聰敏、吳聰慧为 cwTeX 中文排版系统制作的仿宋，笔画细挺、横画微微上扬，带着刻本仿宋的清秀，适合繁体的引文、注释、公文与诗词排版。',
+    aliases: ['仿宋', 'fangsong', 'FangSong', 'fs', 'cwTeX', 'cwfs', '吳聰敏', '吳聰慧', '吴聪敏', '吴聪慧'],
+    source: {
+      kind: 'debian',
+      package: 'fonts-cwtex-fs',
+      version: '1.0-4',
+      filename: 'pool/main/f/fonts-cwtex/fonts-cwtex-fs_1.0-4_all.deb',
+      sha256: '94b4ce9d2fd613e04bcf2e293011ca5099b43d8a8a97c090580fe25d31845850',
+      size: 5636612,
+    },
+  },
+];
+
+/**
  * The families seeded from the npm registry: SIL OFL (and one Apache) fonts, from packages that ship
- * the full TTFs, and Chinese families rebuilt from web-font slices where that is the only source.
+ * the full TTFs, and Chinese families rebuilt from web-font slices where that is the only source;
+ * then the families only Debian packages ship.
  */
 export const FONT_CATALOGUE: readonly CatalogueEntry[] = [
   ...FIRST_FAMILIES,
   ...BACKGROUND_FAMILIES,
   ...SLICED_FAMILIES,
+  ...DEBIAN_FAMILIES,
 ];
 
 function fixture(gno: string): CatalogueEntry {

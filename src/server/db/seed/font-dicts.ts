@@ -16,6 +16,9 @@ export { FONT_CATEGORIES, FONT_SCRIPTS };
 export const FONT_LICENSES = [
   { dictNumber: 'OFL-1.1', label: 'SIL 开源字体许可 1.1（免费商用）' },
   { dictNumber: 'Apache-2.0', label: 'Apache 许可 2.0（免费商用）' },
+  // GPL 2 or later with the exception cwTeX's fonts carry: a PDF or PostScript document may embed
+  // them whatever its own licence; the fonts themselves, changed or not, stay under the GPL.
+  { dictNumber: 'GPL-2.0-or-later-font-exception', label: 'GPL 2.0 及以上（含字体例外，可免费商用）' },
   { dictNumber: 'free-commercial', label: '免费商用' },
   { dictNumber: 'personal', label: '个人非商用免费' },
   { dictNumber: 'commercial', label: '需购买商业授权' },

@@ -31,7 +31,14 @@ export interface SourceStamp {
   sourceVersion: string;
 }
 
-const FREE_FOR_COMMERCIAL_USE = new Set(['OFL-1.1', 'Apache-2.0', 'free-commercial']);
+// The GPL with the font exception lets anyone set and print commercial work in the font and embed
+// it in the PDFs they sell; only the font files themselves stay under the GPL.
+const FREE_FOR_COMMERCIAL_USE = new Set([
+  'OFL-1.1',
+  'Apache-2.0',
+  'GPL-2.0-or-later-font-exception',
+  'free-commercial',
+]);
 
 /** A storage-safe file name: the characters storage keys allow, everything else as '-'. */
 function safeFileName(file: string): string {

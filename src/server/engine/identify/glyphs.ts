@@ -1,4 +1,4 @@
-import { binarise, flattenGround, type GrayImage, type InkMask } from './binarise.ts';
+import { binarise, flattenGround, type GrayImage, INK_DEPTH, type InkMask } from './binarise.ts';
 import { describeGlyph, type GlyphInk } from './features.ts';
 import {
   type Box,
@@ -12,13 +12,6 @@ import {
 
 // The glyph finder end to end (workflow task 125): ink, skew, lines and character boxes of a
 // picture, and the descriptors of the boxes a person confirmed.
-
-/**
- * The least darkness assumed of ink, as a share of the ground's level: print, screens and signs
- * are seldom lighter (tuned on tests/bench/identify.ts, where thin faces were taken for light ones
- * without it).
- */
-const INK_DEPTH = 0.25;
 
 /** What the finder saw in a picture. */
 export interface FoundGlyphs {
@@ -85,10 +78,9 @@ export function coverageOf(gray: GrayImage, mask: InkMask, lightText: boolean): 
       break;
     }
   }
-  // Text is dark on its ground (light text was inverted): a thin stroke blurred by the lens or
-  // by JPEG never reaches its true darkness, and taking its faint peak as full ink would make it
-  // as heavy as a bold one. Ink is taken to be at least this much darker than the ground.
-  core = Math.min(core, ground * INK_DEPTH);
+  // The picture's ground was taken out with ink at least INK_DEPTH below it (flattenGround), so
+  // its faint strokes already read as faint; the same bound holds here.
+  core = Math.min(core, ground * (1 - INK_DEPTH));
   const span = Math.max(16, ground - core);
   const data = new Float32Array(gray.data.length);
   for (let i = 0; i < data.length; i++) {

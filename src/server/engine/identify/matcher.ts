@@ -35,13 +35,17 @@ const ALIKE = 0.985;
  * says the library has no such font and offers the closest. Small glyphs keep less of their drawing
  * (blur and JPEG take a larger share of each stroke), so even the right face scores lower and the
  * bar is lower. Calibrated on tests/bench/identify.ts between the scores of library pictures (at
- * most 2 % of standard ones said to be absent) and of pictures drawn in faces the library lacks,
- * by the glyphs' median height in pixels.
+ * most 2.5 % of standard ones said to be absent) and of pictures drawn in faces the library lacks,
+ * by the glyphs' median height in pixels. Up to 30 px the bar is held lower than absent faces would
+ * want: there a library face's small, blurred picture scores no better than a face the library
+ * lacks, and a higher bar told a third of 16–24 px pictures of library faces that they were absent.
  */
 export const NOT_IN_LIBRARY_BELOW: readonly { upTo: number; below: number }[] = [
-  { upTo: 30, below: 0.545 },
-  { upTo: 50, below: 0.675 },
-  { upTo: Number.POSITIVE_INFINITY, below: 0.82 },
+  { upTo: 30, below: 0.52 },
+  { upTo: 40, below: 0.73 },
+  { upTo: 65, below: 0.785 },
+  { upTo: 80, below: 0.815 },
+  { upTo: Number.POSITIVE_INFINITY, below: 0.83 },
 ];
 
 /** The best score under which glyphs of this median height (pixels) are taken for a face the library lacks. */

@@ -86,6 +86,9 @@ export function withoutSpecks(mask: InkMask, minArea = 4): InkMask {
   return { width: mask.width, height: mask.height, data };
 }
 
+/** The share of a side a line along it covers with ink to be taken for the edge of a panel. */
+const EDGE_LINE = 0.5;
+
 /**
  * The mask without the picture's edges: a part that runs along a side of the picture, thin and
  * nearly as long as that side, is the edge of a screen, a panel or a crop that took in a sliver of
@@ -94,12 +97,35 @@ export function withoutSpecks(mask: InkMask, minArea = 4): InkMask {
 export function withoutEdges(mask: InkMask): InkMask {
   const { width, height } = mask;
   const data = mask.data.slice();
-  for (const part of inkParts(mask)) {
+  // A rotated or cropped panel often leaves a line along the side within its outer few pixels, with
+  // grain joined to it that makes its part too wide to be told from text by its box: the line itself
+  // is a column (a row) near the side that is ink over most of the picture's height (width).
+  const bandX = Math.max(2, Math.round(width * 0.02));
+  const bandY = Math.max(2, Math.round(height * 0.02));
+  for (let x = 0; x < width; x++) {
+    if (x >= bandX && x < width - bandX) continue;
+    let ink = 0;
+    for (let y = 0; y < height; y++) ink += data[y * width + x] as number;
+    if (ink >= height * EDGE_LINE) for (let y = 0; y < height; y++) data[y * width + x] = 0;
+  }
+  for (let y = 0; y < height; y++) {
+    if (y >= bandY && y < height - bandY) continue;
+    let ink = 0;
+    for (let x = 0; x < width; x++) ink += data[y * width + x] as number;
+    if (ink >= width * EDGE_LINE) data.fill(0, y * width, (y + 1) * width);
+  }
+  for (const part of inkParts({ width, height, data })) {
     const touches = part.x === 0 || part.y === 0 || part.x + part.width === width || part.y + part.height === height;
-    if (!touches) continue;
+    // What is left of such a line: a part wholly within the outer band of a side.
+    const inBand =
+      part.x + part.width <= bandX ||
+      part.x >= width - bandX ||
+      part.y + part.height <= bandY ||
+      part.y >= height - bandY;
+    if (!touches && !inBand) continue;
     const upright = part.height >= height * 0.9 && part.width <= Math.max(3, width * 0.06);
     const across = part.width >= width * 0.9 && part.height <= Math.max(3, height * 0.06);
-    if (!upright && !across) continue;
+    if (!upright && !across && !inBand) continue;
     for (let y = part.y; y < part.y + part.height; y++) {
       for (let x = part.x; x < part.x + part.width; x++) data[y * width + x] = 0;
     }

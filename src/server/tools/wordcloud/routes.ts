@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { CLOUD_SAMPLE_WIDTHS } from '../../../contract/word-cloud.ts';
 import { optionalId } from '../../content/params.ts';
 import { notFound, ok } from '../../http/envelope.ts';
 import { listChoiceOr, validate } from '../../http/validate.ts';
@@ -7,13 +8,16 @@ import { toolClient } from '../clients.ts';
 import { admitUpload } from '../limits.ts';
 import { receiveMask } from './masks.ts';
 import { cloudRequest, cloudWordsRequest } from './requests.ts';
-import { cloudWords, renderCloud, renderSample } from './service.ts';
+import { cloudWords, renderCloud, renderSample, renderSampleWebp } from './service.ts';
 import { templateImages, templateSvg, templateTypes } from './templates.ts';
 
 const typesQuery = z.object({
   type: listChoiceOr(['font_cloud'], 'font_cloud', '模板类型'),
   current: z.coerce.number().int().min(1).default(1).meta({ label: '页码' }),
   size: z.coerce.number().int().min(1).max(100).default(100).meta({ label: '每页条数' }),
+});
+const sampleQuery = z.object({
+  w: listChoiceOr(CLOUD_SAMPLE_WIDTHS, '1000', '图片宽度'),
 });
 const imagesQuery = z.object({
   typeId: optionalId('模板类型'),
@@ -64,6 +68,15 @@ export function wordCloudRoutes(): Hono {
     return c.body(Buffer.from(result.bytes), 200, {
       'Content-Type': result.mime,
       'Content-Length': String(result.bytes.byteLength),
+      'Cache-Control': 'public, max-age=600',
+      'X-Content-Type-Options': 'nosniff',
+    });
+  });
+  routes.get('/sample.webp', validate('query', sampleQuery), async (c) => {
+    const bytes = await renderSampleWebp(await toolClient(c), Number(c.req.valid('query').w));
+    return c.body(new Uint8Array(bytes), 200, {
+      'Content-Type': 'image/webp',
+      'Content-Length': String(bytes.byteLength),
       'Cache-Control': 'public, max-age=600',
       'X-Content-Type-Options': 'nosniff',
     });

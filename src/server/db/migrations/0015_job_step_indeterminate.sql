@@ -1,0 +1,1 @@
+ALTER TABLE "jobs" ADD COLUMN "step_indeterminate" boolean DEFAULT false NOT NULL;
