@@ -54,12 +54,14 @@ const schema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: z.stringbool().default(false),
+  /** The embedded database's buffer pool (PostgreSQL's shared_buffers), in MB; a PostgreSQL server keeps its own. */
+  PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(4096).default(32),
   FONT_SEED: z.enum(['registry', 'fixtures', 'none']).default('registry'),
   NPM_REGISTRY: z.url().default('https://registry.npmjs.org'),
   // Families that only Debian ships (fonts-cwtex-fs), pinned by SHA-256 like the npm packages.
   DEBIAN_MIRROR: z.url().default('http://deb.debian.org/debian'),
   SUBSET_WORKERS: z.coerce.number().int().min(1).max(32).optional(),
-  SUBSET_FACE_CACHE_MB: z.coerce.number().int().min(16).max(16_384).default(400),
+  SUBSET_FACE_CACHE_MB: z.coerce.number().int().min(16).max(16_384).default(128),
   // Font tools (docs/tools.md).
   TOOLS_MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(2048).default(50),
   TOOLS_TEMP_TTL_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),

@@ -54,6 +54,7 @@ const server: ChildProcess = spawn(process.execPath, ['--import', './tests/bench
 server.stderr?.on('data', (chunk: Buffer) => {
   for (const line of chunk.toString().split('\n')) {
     if (line.startsWith('LOOP_DELAY ')) loopReport(line.slice('LOOP_DELAY '.length));
+    else if (line.startsWith('MEMORY ')) continue;
     else if (line.trim()) process.stderr.write(`${line}\n`);
   }
 });

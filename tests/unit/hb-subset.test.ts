@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { loadSubsetFace, SubsetError } from '../../src/server/engine/hb-subset.ts';
+import { loadSubsetFace, loadSubsetFaceFromFile, SubsetError } from '../../src/server/engine/hb-subset.ts';
 
-const FONT = new Uint8Array(fs.readFileSync('tests/fixtures/fonts/noto-sans-sc/NotoSansSC_400Regular.ttf'));
+const FONT_FILE = 'tests/fixtures/fonts/noto-sans-sc/NotoSansSC_400Regular.ttf';
+const FONT = new Uint8Array(fs.readFileSync(FONT_FILE));
 const TEXT = [...'永和九年，岁在癸丑'].map((ch) => ch.codePointAt(0) ?? 0);
 
 describe('a subset face', () => {
@@ -10,12 +11,13 @@ describe('a subset face', () => {
     const face = loadSubsetFace(FONT);
     try {
       expect(face.preprocessed).toBe(false);
-      expect(face.size).toBe(FONT.byteLength);
+      // The font and the instance's own memory, which the face cache's budget counts.
+      expect(face.size).toBeGreaterThan(FONT.byteLength);
       const plain = face.subset(TEXT);
       expect(face.uses).toBe(1);
       face.preprocess();
       expect(face.preprocessed).toBe(true);
-      expect(face.size).toBeGreaterThan(FONT.byteLength);
+      expect(face.size).toBeGreaterThan(FONT.byteLength * 4);
       const preprocessed = face.subset(TEXT);
       expect(face.uses).toBe(2);
       expect(Buffer.from(preprocessed).equals(Buffer.from(plain))).toBe(true);
@@ -35,5 +37,21 @@ describe('a subset face', () => {
 
   test('refuses bytes that are not a font', () => {
     expect(() => loadSubsetFace(new TextEncoder().encode('not a font at all'))).toThrow(SubsetError);
+  });
+
+  test('read from its file in place, subsets to the same bytes as from a copy of the file', () => {
+    const fromBytes = loadSubsetFace(FONT);
+    const fromFile = loadSubsetFaceFromFile(FONT_FILE);
+    try {
+      expect(fromFile.size).toBe(fromBytes.size);
+      expect(Buffer.from(fromFile.subset(TEXT)).equals(Buffer.from(fromBytes.subset(TEXT)))).toBe(true);
+    } finally {
+      fromBytes.destroy();
+      fromFile.destroy();
+    }
+  });
+
+  test('refuses a file that is not a font', () => {
+    expect(() => loadSubsetFaceFromFile('package.json')).toThrow(SubsetError);
   });
 });

@@ -47,6 +47,8 @@ export async function openDatabase(options: {
    * initdb: tests start from one already migrated, which takes a quarter of the time.
    */
   loadDataDir?: Blob;
+  /** PGlite's buffer pool in MB (PostgreSQL's `shared_buffers`); PostgreSQL's own default, 128, when left out. */
+  sharedBuffersMB?: number | undefined;
 }): Promise<Database> {
   const migrationsFolder = options.migrationsFolder ?? MIGRATIONS_DIR;
   if (options.url) {
@@ -80,9 +82,14 @@ export async function openDatabase(options: {
     release = acquireDirLock(options.dir);
   }
   try {
+    // The buffer pool lives in PGlite's WebAssembly heap, which never gives memory back: every page
+    // of it once touched stays resident.
+    const startParams = options.sharedBuffersMB
+      ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffersMB}MB`] }
+      : {};
     const client = inMemory
-      ? new PGlite(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {})
-      : new PGlite(options.dir);
+      ? new PGlite({ ...startParams, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) })
+      : new PGlite(options.dir, startParams);
     await client.waitReady;
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
@@ -120,7 +127,11 @@ export function database(): Promise<Database> {
   const slot = globalThis as Slot;
   slot[SLOT] ??= (async () => {
     const config = env();
-    return openDatabase({ url: config.DATABASE_URL, dir: path.join(config.dataDir, 'db') });
+    return openDatabase({
+      url: config.DATABASE_URL,
+      dir: path.join(config.dataDir, 'db'),
+      sharedBuffersMB: config.PGLITE_SHARED_BUFFERS_MB,
+    });
   })().catch((error: unknown) => {
     delete slot[SLOT];
     throw error;

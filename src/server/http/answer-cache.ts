@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { LRUCache } from 'lru-cache';
 import { API_KEY, EVERY_SECTION_KEY, surrogateHeaders } from '../content/cdn.ts';
 import { type BodyRequest, type CompressedBody, compressBody, encodedAnswer } from './compressed.ts';
@@ -55,6 +55,37 @@ export class AnswerCache {
   private readonly generations = new Map<string, number>();
   /** Paths that have had an answer stored: other requests skip the key computation. */
   private readonly paths = new Set<string>();
+  /** Answers being computed, by ticket and key: requests for the same answer meanwhile wait for it. */
+  private readonly flights = new Map<string, Promise<CachedAnswer | undefined>>();
+
+  /**
+   * Joins the computation of the answer for `key` under `ticket` when one is running, or starts one:
+   * `land` it with the answer (undefined when it may not be kept) once computed. Without this, every
+   * request for an answer just purged computed it at once: fifty connections on the font list ran
+   * fifty copies of its queries back to back on the event loop (the embedded database runs on it),
+   * and reads stalled for hundreds of ms after each change to the library. A request that arrives
+   * after a purge has another ticket, so it never waits for an answer computed before the change.
+   */
+  flight(
+    ticket: string,
+    key: string,
+  ): { running: Promise<CachedAnswer | undefined> } | { land(entry: CachedAnswer | undefined): void } {
+    const id = `${ticket} ${key}`;
+    const running = this.flights.get(id);
+    if (running) return { running };
+    let settle: (entry: CachedAnswer | undefined) => void = () => undefined;
+    this.flights.set(
+      id,
+      new Promise((resolve) => {
+        settle = resolve;
+      }),
+    );
+    return {
+      land: (entry) => {
+        if (this.flights.delete(id)) settle(entry);
+      },
+    };
+  }
 
   /** Taken before an answer is computed; an answer whose tags were purged meanwhile is not stored. */
   ticket(tags: readonly string[]): string {
@@ -173,37 +204,71 @@ export function cachedRead(options: CachedReadOptions): MiddlewareHandler {
       return new Response(answer.body ? new Uint8Array(answer.body) : null, answer);
     }
     const ticket = cache.ticket(options.tags);
-    await next();
-    const type = c.res.headers.get('Content-Type') ?? '';
-    if (
-      c.res.status !== 200 ||
-      !type.startsWith('application/json') ||
-      c.res.headers.has('Set-Cookie') ||
-      c.res.headers.get('Cache-Control')?.includes('no-store')
-    )
+    const flight = cache.flight(ticket, key);
+    if ('running' in flight) {
+      const computed = await flight.running;
+      if (computed) {
+        computed.onHit?.();
+        const answer = answerFrom(computed, request);
+        return new Response(answer.body ? new Uint8Array(answer.body) : null, answer);
+      }
+      // The answer computed meanwhile may not be kept (an error, a private answer): compute this one.
+      await next();
       return;
-    const compressed = await compressBody(Buffer.from(await c.res.arrayBuffer()));
-    const onHit = options.onHit;
-    const entry: CachedAnswer = {
-      ...compressed,
-      key,
-      tags: options.tags,
-      contentType: type,
-      cacheControl: PUBLIC_READ,
-      storedAt: Date.now(),
-      maxAgeMs,
-      onHit: onHit ? () => onHit(url) : undefined,
-    };
-    cache.store(ticket, entry);
-    const answer = encodedAnswer(entry, request, {
-      'Content-Type': type,
-      'Cache-Control': PUBLIC_READ,
-      ...surrogateHeaders(answerKeys(entry.tags)),
-    });
-    // Cleared first: Hono would otherwise copy the old answer's headers onto the new one.
-    c.res = undefined;
-    c.res = new Response(answer.body ? new Uint8Array(answer.body) : null, answer);
+    }
+    let kept: CachedAnswer | undefined;
+    try {
+      kept = await computeAndKeep(c, next, { key, url, ticket, request, options, maxAgeMs });
+    } finally {
+      flight.land(kept);
+    }
   };
+}
+
+/** Runs the route and keeps a 200 JSON answer that does not depend on who asks; answers what it kept. */
+async function computeAndKeep(
+  c: Context,
+  next: Next,
+  read: {
+    key: string;
+    url: URL;
+    ticket: string;
+    request: BodyRequest;
+    options: CachedReadOptions;
+    maxAgeMs: number;
+  },
+): Promise<CachedAnswer | undefined> {
+  await next();
+  const type = c.res.headers.get('Content-Type') ?? '';
+  if (
+    c.res.status !== 200 ||
+    !type.startsWith('application/json') ||
+    c.res.headers.has('Set-Cookie') ||
+    c.res.headers.get('Cache-Control')?.includes('no-store')
+  )
+    return undefined;
+  const compressed = await compressBody(Buffer.from(await c.res.arrayBuffer()));
+  const onHit = read.options.onHit;
+  const entry: CachedAnswer = {
+    ...compressed,
+    key: read.key,
+    tags: read.options.tags,
+    contentType: type,
+    cacheControl: PUBLIC_READ,
+    storedAt: Date.now(),
+    maxAgeMs: read.maxAgeMs,
+    onHit: onHit ? () => onHit(read.url) : undefined,
+  };
+  answerCache().store(read.ticket, entry);
+  const answer = encodedAnswer(entry, read.request, {
+    'Content-Type': type,
+    'Cache-Control': PUBLIC_READ,
+    ...surrogateHeaders(answerKeys(entry.tags)),
+  });
+  // Cleared first: Hono would otherwise copy the old answer's headers onto the new one.
+  c.res = undefined;
+  c.res = new Response(answer.body ? new Uint8Array(answer.body) : null, answer);
+  return entry;
 }
 
 /**

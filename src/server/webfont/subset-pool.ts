@@ -85,7 +85,7 @@ export interface SubsetPoolOptions {
   faceBudgetBytes?: number;
 }
 
-const DEFAULT_FACE_BUDGET = 400 * 1024 * 1024;
+const DEFAULT_FACE_BUDGET = 128 * 1024 * 1024;
 const MIN_BULK_BUDGET = 64 * 1024 * 1024;
 
 /**

@@ -1,9 +1,10 @@
 // A worker thread of the subset pool: keeps preprocessed HarfBuzz faces in memory and answers
 // subset requests with TTF and fast WOFF2 bytes. Runs on Node 24 directly (types are stripped).
+import fs from 'node:fs';
 import { buffer } from 'node:stream/consumers';
 import { parentPort, workerData } from 'node:worker_threads';
 import { FaceCache } from '../engine/face-cache.ts';
-import { loadSubsetFace, type SubsetFace } from '../engine/hb-subset.ts';
+import { loadSubsetFace, loadSubsetFaceFromFile, type SubsetFace } from '../engine/hb-subset.ts';
 import { tagAt, viewOf } from '../engine/sfnt.ts';
 import { cmapOf as readCmap } from '../engine/sfnt-info.ts';
 import { encodeWoff2Fast } from '../engine/woff2-fast.ts';
@@ -26,6 +27,9 @@ function face(job: SubsetJob): Promise<SubsetFace> {
   let pending = loading.get(job.fontId);
   if (!pending) {
     pending = (async () => {
+      // A font on local storage is read straight into HarfBuzz's heap; one in a bucket is fetched first.
+      const file = storage().localFile(job.key);
+      if (file && fs.existsSync(file)) return faces.set(job.fontId, loadSubsetFaceFromFile(file));
       const object = await storage().get(job.key);
       if (!object) throw new Error(`font file is missing from storage: ${job.key}`);
       const bytes = new Uint8Array(await buffer(object.body));

@@ -1,13 +1,8 @@
-import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import zlib from 'node:zlib';
 import { and, eq, inArray, notInArray } from 'drizzle-orm';
 import { oflText } from '../../engine/data-files.ts';
-import { type FontMetadata, readFontMetadata } from '../../engine/metadata.ts';
-import { readSfnt } from '../../engine/sfnt.ts';
-import { cmapOf } from '../../engine/sfnt-info.ts';
+import type { FontMetadata } from '../../engine/metadata.ts';
 import { storeCodePoints } from '../../fonts/cmap-cache.ts';
 import { childGno, pickDefaultFace } from '../../fonts/faces.ts';
 import { storeCrc32 } from '../../fonts/stored-zip.ts';
@@ -17,6 +12,7 @@ import { fontFamilies, fonts } from '../schema/index.ts';
 import type { CatalogueEntry } from './font-catalogue.ts';
 import { categoryNumber, scriptNumber } from './font-dicts.ts';
 import type { FamilyFiles } from './font-sources.ts';
+import type { SeedThread } from './off-thread.ts';
 
 /** One indexed font file: what it says about itself and where it is stored. */
 export interface IndexedFace {
@@ -35,7 +31,6 @@ export interface SourceStamp {
   sourceVersion: string;
 }
 
-const HASH_CHUNK = 4 * 1024 * 1024;
 // The GPL with the font exception lets anyone set and print commercial work in the font and embed
 // it in the PDFs they sell; only the font files themselves stay under the GPL.
 const FREE_FOR_COMMERCIAL_USE = new Set([
@@ -44,16 +39,6 @@ const FREE_FOR_COMMERCIAL_USE = new Set([
   'GPL-2.0-or-later-font-exception',
   'free-commercial',
 ]);
-
-/** Hashes in slices and yields between them, so a 28 MB font does not hold the event loop. */
-async function sha256(bytes: Uint8Array): Promise<string> {
-  const hash = createHash('sha256');
-  for (let offset = 0; offset < bytes.length; offset += HASH_CHUNK) {
-    hash.update(bytes.subarray(offset, offset + HASH_CHUNK));
-    await yieldToEventLoop();
-  }
-  return hash.digest('hex');
-}
 
 /** A storage-safe file name: the characters storage keys allow, everything else as '-'. */
 function safeFileName(file: string): string {
@@ -64,8 +49,8 @@ function safeFileName(file: string): string {
 }
 
 /**
- * Reads each font of a family one at a time (parse, hash, store), yielding to the event loop
- * between fonts so that requests keep being answered while a large family is indexed. Each key
+ * Reads each font of a family one at a time (described and hashed in the seed worker, then stored),
+ * so that requests keep being answered while a large family is indexed. Each key
  * stored is added to `stored` as it is written, so that a caller can take the files back when
  * the family fails; `signal` stops between fonts.
  */
@@ -73,26 +58,25 @@ export async function indexFaces(
   entry: CatalogueEntry,
   files: FamilyFiles,
   store: Storage,
+  worker: SeedThread,
   { stored = [], signal }: { stored?: string[]; signal?: AbortSignal | undefined } = {},
 ): Promise<IndexedFace[]> {
   const faces: IndexedFace[] = [];
   for (const file of files.fonts) {
     signal?.throwIfAborted();
-    const bytes = new Uint8Array(await fsp.readFile(file));
-    const meta = readFontMetadata(bytes);
+    const { meta, sha256, codePoints, crc32 } = await worker.describe(file);
     const gno = childGno(entry.gno, meta);
     const twin = faces.find((face) => face.gno === gno);
     if (twin) throw new Error(`${path.basename(file)} has the same weight and style as ${twin.fileKey} (${gno})`);
     const fileKey = `fonts/${entry.gno}/${safeFileName(file)}`;
-    const hash = await sha256(bytes);
+    const bytes = new Uint8Array(await fsp.readFile(file));
     stored.push(fileKey);
     await store.put(fileKey, bytes);
     // The glyph browser and the coverage index read this instead of parsing the font again.
-    await storeCodePoints(store, hash, cmapOf(readSfnt(bytes)).keys());
+    await storeCodePoints(store, sha256, codePoints);
     // Zips of the family are laid out before they are sent, so their size is known (stored-zip.ts).
-    await storeCrc32(store, hash, zlib.crc32(bytes));
-    faces.push({ gno, meta, weight: meta.weight, italic: meta.italic, fileKey, fileSize: bytes.length, sha256: hash });
-    await yieldToEventLoop();
+    await storeCrc32(store, sha256, crc32);
+    faces.push({ gno, meta, weight: meta.weight, italic: meta.italic, fileKey, fileSize: bytes.length, sha256 });
   }
   if (faces.length === 0) throw new Error(`No TTF files found for ${entry.gno}`);
   return faces;

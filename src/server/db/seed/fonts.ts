@@ -11,13 +11,13 @@ import { seedFontDicts } from './font-dicts.ts';
 import { discardUnsavedFiles, indexFaces, isFamilySeeded, type SourceStamp, saveFamily } from './font-index.ts';
 import {
   ensureTarball,
-  extractFontFiles,
   type FamilyFiles,
   RegistryUnreachableError,
   readFixtureFiles,
   rebuildSlicedFiles,
   tarballCachePath,
 } from './font-sources.ts';
+import { SeedThread } from './off-thread.ts';
 
 /** A progress report: download bytes and families done, both across the whole run. */
 export interface SeedFontsProgress {
@@ -142,78 +142,85 @@ export async function seedFonts(options: SeedFontsOptions): Promise<SeedFontsRes
     options.onProgress?.({ ...progress });
   };
 
-  for (const { entry, stamp } of pending) {
-    if (options.signal?.aborted) break;
-    // Once the registry cannot be reached, only families already in the download cache are seeded
-    // (the Debian mirror is another server: its families are still tried).
-    if (result.unreachable && entry.source.kind !== 'debian' && (await needsDownload(entry, cacheDir))) {
-      result.failed.push({ gno: entry.gno, error: `not tried: ${result.unreachable}` });
-      progress.familiesDone++;
-      continue;
-    }
-    const started = performance.now();
-    const stored: string[] = [];
-    const workDir = path.join(config.dataDir, 'cache', 'tmp', `${entry.gno}-${randomUUID()}`);
-    progress.gno = entry.gno;
-    try {
-      let files: FamilyFiles;
-      if (entry.source.kind !== 'fixture') {
-        const source = entry.source;
-        progress.phase = 'download';
-        report(true);
-        const download = {
-          cacheDir,
-          signal: options.signal,
-          onBytes: (n: number) => {
-            progress.bytesDone += n;
-            // A cached copy that looked whole but failed its check is downloaded after all.
-            progress.bytesTotal = Math.max(progress.bytesTotal, progress.bytesDone);
-            result.downloadedBytes += n;
-            report();
-          },
-        };
-        const { file, downloaded } =
-          source.kind === 'debian'
-            ? await ensureDeb({ ...download, source, mirror: config.DEBIAN_MIRROR })
-            : await ensureTarball({ ...download, source, registry: config.NPM_REGISTRY });
-        if (downloaded) log().debug({ gno: entry.gno, bytes: source.size }, 'font package downloaded');
-        progress.phase = 'index';
-        report(true);
-        files =
-          source.kind === 'sliced'
-            ? await rebuildSlicedFiles(file, workDir, source, options.signal)
-            : source.kind === 'debian'
-              ? await extractDebianFiles(file, workDir, source)
-              : await extractFontFiles(file, workDir);
-      } else {
-        report(true);
-        files = await readFixtureFiles(path.join(fixturesDir, entry.source.dir));
-      }
-      const faces = await indexFaces(entry, files, store, { stored, signal: options.signal });
-      await saveFamily(database, store, entry, stamp, files, faces);
-      stored.length = 0;
-      result.seeded.push(entry.gno);
-      log().debug(
-        { gno: entry.gno, fonts: faces.length, ms: Math.round(performance.now() - started) },
-        'font family seeded',
-      );
-    } catch (error) {
-      // Files stored before the failure would outlive the family that never got its rows.
-      await discardUnsavedFiles(database, store, stored).catch((cleanup: unknown) =>
-        log().error({ gno: entry.gno, err: cleanup }, 'files of a font family not seeded could not be removed'),
-      );
+  // Started only when a family is to be seeded: a start with the library in place needs none.
+  if (pending.length === 0) return result;
+  const worker = new SeedThread();
+  try {
+    for (const { entry, stamp } of pending) {
       if (options.signal?.aborted) break;
-      const message = error instanceof Error ? error.message : String(error);
-      result.failed.push({ gno: entry.gno, error: message });
-      // An unreachable Debian mirror fails its family alone; the npm registry serves all the others.
-      if (error instanceof RegistryUnreachableError && entry.source.kind !== 'debian') result.unreachable = message;
-      else log().warn({ gno: entry.gno, err: error }, 'font family could not be seeded');
-    } finally {
-      await fsp.rm(workDir, { recursive: true, force: true });
-      progress.familiesDone++;
-      report(true);
+      // Once the registry cannot be reached, only families already in the download cache are seeded
+      // (the Debian mirror is another server: its families are still tried).
+      if (result.unreachable && entry.source.kind !== 'debian' && (await needsDownload(entry, cacheDir))) {
+        result.failed.push({ gno: entry.gno, error: `not tried: ${result.unreachable}` });
+        progress.familiesDone++;
+        continue;
+      }
+      const started = performance.now();
+      const stored: string[] = [];
+      const workDir = path.join(config.dataDir, 'cache', 'tmp', `${entry.gno}-${randomUUID()}`);
+      progress.gno = entry.gno;
+      try {
+        let files: FamilyFiles;
+        if (entry.source.kind !== 'fixture') {
+          const source = entry.source;
+          progress.phase = 'download';
+          report(true);
+          const download = {
+            cacheDir,
+            signal: options.signal,
+            onBytes: (n: number) => {
+              progress.bytesDone += n;
+              // A cached copy that looked whole but failed its check is downloaded after all.
+              progress.bytesTotal = Math.max(progress.bytesTotal, progress.bytesDone);
+              result.downloadedBytes += n;
+              report();
+            },
+          };
+          const { file, downloaded } =
+            source.kind === 'debian'
+              ? await ensureDeb({ ...download, source, mirror: config.DEBIAN_MIRROR })
+              : await ensureTarball({ ...download, source, registry: config.NPM_REGISTRY });
+          if (downloaded) log().debug({ gno: entry.gno, bytes: source.size }, 'font package downloaded');
+          progress.phase = 'index';
+          report(true);
+          files =
+            source.kind === 'sliced'
+              ? await rebuildSlicedFiles(file, workDir, source, options.signal)
+              : source.kind === 'debian'
+                ? await extractDebianFiles(file, workDir, source)
+                : await worker.extract(file, workDir);
+        } else {
+          report(true);
+          files = await readFixtureFiles(path.join(fixturesDir, entry.source.dir));
+        }
+        const faces = await indexFaces(entry, files, store, worker, { stored, signal: options.signal });
+        await saveFamily(database, store, entry, stamp, files, faces);
+        stored.length = 0;
+        result.seeded.push(entry.gno);
+        log().debug(
+          { gno: entry.gno, fonts: faces.length, ms: Math.round(performance.now() - started) },
+          'font family seeded',
+        );
+      } catch (error) {
+        // Files stored before the failure would outlive the family that never got its rows.
+        await discardUnsavedFiles(database, store, stored).catch((cleanup: unknown) =>
+          log().error({ gno: entry.gno, err: cleanup }, 'files of a font family not seeded could not be removed'),
+        );
+        if (options.signal?.aborted) break;
+        const message = error instanceof Error ? error.message : String(error);
+        result.failed.push({ gno: entry.gno, error: message });
+        // An unreachable Debian mirror fails its family alone; the npm registry serves all the others.
+        if (error instanceof RegistryUnreachableError && entry.source.kind !== 'debian') result.unreachable = message;
+        else log().warn({ gno: entry.gno, err: error }, 'font family could not be seeded');
+      } finally {
+        await fsp.rm(workDir, { recursive: true, force: true });
+        progress.familiesDone++;
+        report(true);
+      }
+      if (result.seeded.at(-1) === entry.gno) await options.onFamilySeeded?.(entry.gno);
     }
-    if (result.seeded.at(-1) === entry.gno) await options.onFamilySeeded?.(entry.gno);
+  } finally {
+    await worker.close();
   }
   return result;
 }

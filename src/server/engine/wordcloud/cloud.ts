@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { seededRandom } from '../../../lib/seeded-random.ts';
-import { loadSubsetFace } from '../hb-subset.ts';
+import { loadSubsetFace, loadSubsetFaceFromFile } from '../hb-subset.ts';
 import { acquireFace, type FaceSource } from '../text/font-registry.ts';
 import { encodeWoff2Fast } from '../woff2-fast.ts';
 import { PALETTES, type PaletteName, paletteColors, pictureColors } from './colors.ts';
@@ -47,9 +46,9 @@ export interface Cloud {
 /** Takes a face from the font registry for drawing clouds; `close()` the answer to give it back. */
 export function loadWordFont(source: FaceSource): WordFont {
   const face = acquireFace(source);
-  const read =
-    'bytes' in source ? async () => source.bytes : () => readFile(source.path).then((b) => new Uint8Array(b));
-  return new WordFont(face, read);
+  return new WordFont(face, () =>
+    'bytes' in source ? loadSubsetFace(source.bytes) : loadSubsetFaceFromFile(source.path),
+  );
 }
 
 async function maskOf(request: CloudRequest): Promise<PictureMask> {
@@ -110,16 +109,9 @@ export async function cloudSvg(request: CloudRequest, cloud: Cloud, as: 'text' |
     background: request.background,
     familyName: request.familyName,
   };
-  const sfnt = await request.font.sfnt();
-  if (as === 'outlines') return cloudSvgOutlines(request.font, sfnt, cloud.words, options);
   const codePoints = new Set<number>();
   for (const word of cloud.words) for (const ch of word.text) codePoints.add(ch.codePointAt(0) ?? 0);
-  const face = loadSubsetFace(sfnt);
-  let subset: Uint8Array;
-  try {
-    subset = face.subset(codePoints);
-  } finally {
-    face.destroy();
-  }
+  const subset = request.font.subset(codePoints);
+  if (as === 'outlines') return cloudSvgOutlines(request.font, subset, cloud.words, options);
   return cloudSvgText(request.font, cloud.words, encodeWoff2Fast(subset, 9), options);
 }

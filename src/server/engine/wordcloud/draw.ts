@@ -1,4 +1,5 @@
 import { type Canvas, createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import type { SubsetFace } from '../hb-subset.ts';
 import type { DrawingFace } from '../text/font-registry.ts';
 import type { Ink, PlacedWord, WordForm } from './layout.ts';
 
@@ -18,24 +19,33 @@ export class WordFont {
   /** Baseline to the middle of the em, as a share of the size (for upright columns). */
   readonly middle: number;
   private readonly face: DrawingFace;
-  private readonly readSfnt: () => Promise<Uint8Array>;
+  private readonly openSubsetFace: () => SubsetFace;
   private scratch: Canvas = createCanvas(256, 256);
 
   /**
-   * Takes a held face (`close()` gives it back) and how to read the font's bytes, which only the
-   * SVG outputs need: a cloud drawn as PNG never holds a copy of the font.
+   * Takes a held face (`close()` gives it back) and how to load the font into HarfBuzz, which only
+   * the SVG outputs need: a cloud drawn as PNG never holds a copy of the font.
    */
-  constructor(face: DrawingFace, readSfnt: () => Promise<Uint8Array>) {
+  constructor(face: DrawingFace, openSubsetFace: () => SubsetFace) {
     this.face = face;
-    this.readSfnt = readSfnt;
+    this.openSubsetFace = openSubsetFace;
     this.family = face.family;
     const { ascender, descender, unitsPerEm } = face.metrics;
     this.middle = (ascender + descender) / 2 / unitsPerEm;
   }
 
-  /** The font's bytes (read each time: they are wanted once per SVG). */
-  sfnt(): Promise<Uint8Array> {
-    return this.readSfnt();
+  /**
+   * The font cut down to the given characters (made each time: it is wanted once per SVG). The SVG
+   * outputs read glyphs from this subset of a few KB: parsing a whole 10 MB CJK font in JavaScript
+   * for each SVG held 100–150 MB per tools worker and left the allocator's arenas full of its copies.
+   */
+  subset(codePoints: Iterable<number>): Uint8Array {
+    const face = this.openSubsetFace();
+    try {
+      return face.subset(codePoints);
+    } finally {
+      face.destroy();
+    }
   }
 
   /** Whether the face maps every character of the text. */
