@@ -55,7 +55,6 @@ async function textPhoto(): Promise<Buffer> {
 // A page is not only what it first shows: the controls that appear as it is used (a filled comparison,
 // the open filter sheet, the characters found in a picture, a tool's results) must be as easy to hit.
 test(`controls that appear as a page is used are at least ${MIN_TARGET} px square on a phone`, async ({ page }) => {
-  test.setTimeout(240_000);
   await page.setViewportSize({ width: 375, height: 720 });
   const found: string[] = [];
   const judge = async (state: string) => {
