@@ -11534,7 +11534,7 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description 图片宽度 */
-                    w?: "640" | "1000";
+                    w?: "640" | "750" | "1000";
                 };
                 header?: never;
                 path?: never;

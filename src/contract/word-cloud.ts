@@ -103,8 +103,11 @@ export const CLOUD_SAMPLE = {
  * PNG's bytes (it is the page's largest paint), at full size and at the width a phone shows it.
  */
 export const CLOUD_SAMPLE_URL = '/tools/api/word-cloud/sample.webp';
-/** Widths of the sample the server answers (`?w=`); the largest is the drawing's own. */
-export const CLOUD_SAMPLE_WIDTHS = ['640', '1000'] as const;
+/**
+ * Widths of the sample the server answers (`?w=`); the largest is the drawing's own. 750 is for the common
+ * Android phone, 412 CSS px at 1.75× (721 device px), which would otherwise fetch the largest.
+ */
+export const CLOUD_SAMPLE_WIDTHS = ['640', '750', '1000'] as const;
 export const CLOUD_SAMPLE_SRCSET = CLOUD_SAMPLE_WIDTHS.map(
   (width) => `${CLOUD_SAMPLE_URL}${Number(width) === CLOUD_SAMPLE.width ? '' : `?w=${width}`} ${width}w`,
 ).join(', ');
