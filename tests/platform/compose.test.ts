@@ -130,6 +130,8 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  // Skipped where Docker Compose is not installed (this CI machine cannot run Docker): the checks above read the
+  // file itself, and tests/db/compose-topology.test.ts runs the same arrangement without Docker.
   const docker = spawnSync('docker', ['compose', 'version'], { encoding: 'utf8' });
   test.skipIf(docker.status !== 0)('passes `docker compose config` where Docker Compose is installed', () => {
     const checked = spawnSync('docker', ['compose', 'config', '--quiet'], { encoding: 'utf8' });

@@ -20,6 +20,11 @@ const WEIGHT_NAMES: Record<number, string> = {
 };
 
 /** A weight in Chinese with its number: '常规 400'. */
+/** The Chinese name of a standard weight (常规, 粗体 …), undefined for others. */
+export function weightName(weight: number): string | undefined {
+  return WEIGHT_NAMES[weight];
+}
+
 export function weightLabel(weight: number, italic = false): string {
   return `${WEIGHT_NAMES[weight] ?? '字重'} ${weight}${italic ? ' 斜体' : ''}`;
 }

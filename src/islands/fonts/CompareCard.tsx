@@ -1,17 +1,6 @@
 import type { ReactElement } from 'react';
 import type { ChildFontResource, FontResource } from '../../api/fonts.ts';
-
-const WEIGHT_NAMES: Record<number, string> = {
-  100: '极细',
-  200: '特细',
-  300: '细体',
-  400: '常规',
-  500: '中等',
-  600: '半粗',
-  700: '粗体',
-  800: '特粗',
-  900: '黑体',
-};
+import { weightLabel, weightName } from '../../components/font/font-format.ts';
 
 /** The upright child font closest to the wanted weight (what a browser would pick, near enough). */
 export function nearestChild(font: FontResource, weight: number): ChildFontResource | undefined {
@@ -57,12 +46,12 @@ export function CompareCard({ gno, font, weight, text, lang, onWeight, onRemove 
           >
             {upright.map((option) => (
               <option key={option.fontGNo} value={option.weight}>
-                {WEIGHT_NAMES[option.weight] ?? '字重'} {option.weight}
+                {weightLabel(option.weight)}
               </option>
             ))}
           </select>
         ) : (
-          <span>{child ? `${WEIGHT_NAMES[child.weight] ?? ''} ${child.weight}` : '加载中'}</span>
+          <span>{child ? `${weightName(child.weight) ?? ''} ${child.weight}` : '加载中'}</span>
         )}
         <span className="compare-card__missing" data-missing-badge hidden />
         <button
