@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
+import { gauge } from '../engine/memory-gauges.ts';
 
 // Whole answers of the subset service, kept by request: a page of previews sends the same call for
 // every visitor who has not typed a text of their own (24 fonts, the same sample), and a visitor
@@ -18,6 +19,7 @@ const answers = new LRUCache<string, Uint8Array>({
   sizeCalculation: (answer, key) => answer.byteLength + key.length * 2,
   ttl: SUBSET_MEMORY_MS,
 });
+gauge('subset answers', () => ({ bytes: answers.calculatedSize, limitBytes: MEMORY_BYTES, entries: answers.size }));
 
 /** Forgets every kept answer (tests, and when the subset service is stopped). */
 export function forgetSubsetAnswers(): void {
