@@ -30,7 +30,7 @@ import { FONT_CATALOGUE } from '../../src/server/db/seed/font-catalogue.ts';
 import { characterRanking } from '../../src/server/engine/char-frequency.ts';
 import { coverageSets, tongyongTable } from '../../src/server/engine/charsets.ts';
 import { decodeFont } from '../../src/server/engine/convert.ts';
-import { describeBox, findGlyphs, looksHan } from '../../src/server/engine/identify/glyphs.ts';
+import { cropOfBox, describeBox, findGlyphs, looksHan } from '../../src/server/engine/identify/glyphs.ts';
 import {
   medianHeight,
   NOT_IN_LIBRARY_BELOW,
@@ -41,6 +41,7 @@ import {
 import { GlyphReader } from '../../src/server/engine/identify/ocr.ts';
 import { ReferenceFont } from '../../src/server/engine/identify/reference.ts';
 import { ReferenceStore } from '../../src/server/engine/identify/reference-store.ts';
+import { rerankByDrawing } from '../../src/server/engine/identify/rerank.ts';
 import { acquireFace } from '../../src/server/engine/text/font-registry.ts';
 import {
   type BenchFace,
@@ -199,18 +200,21 @@ const faceById = new Map(library.map((face) => [face.id, face]));
 // Every face held for the run: taking a face reads its character map again once the registry's
 // cache of them has turned over, which for the whole library costs more than the drawing.
 const fonts = new Map<string, ReferenceFont>();
+function fontOf(faceId: string): ReferenceFont {
+  let font = fonts.get(faceId);
+  if (!font) {
+    font = new ReferenceFont({ path: (faceById.get(faceId) as BenchFace).file });
+    fonts.set(faceId, font);
+  }
+  return font;
+}
 function ensureIndexed(characters: string[]): void {
   for (const [key, missing] of store.missing([...keyOf.values()], characters)) {
     const faceId = [...keyOf].find(([, k]) => k === key)?.[0] as string;
-    const face = faceById.get(faceId) as BenchFace;
-    let font = fonts.get(faceId);
-    if (!font) {
-      font = new ReferenceFont({ path: face.file });
-      fonts.set(faceId, font);
-    }
+    const font = fontOf(faceId);
     store.add(
       key,
-      missing.map((character) => [character, (font as ReferenceFont).describe(character)] as const),
+      missing.map((character) => [character, font.describe(character)] as const),
     );
   }
 }
@@ -238,13 +242,19 @@ async function inThread(picture: Picture): Promise<Outcome> {
     boxes.length === characters.length
       ? boxes.flatMap((box, i) => {
           const descriptor = describeBox(found, box);
-          return descriptor ? [{ character: characters[i] as string, descriptor }] : [];
+          const crop = cropOfBox(found, box);
+          return descriptor && crop ? [{ character: characters[i] as string, descriptor, crop }] : [];
         })
       : [];
   ensureIndexed(characters);
-  const ranked = glyphs.length
+  const coarse = glyphs.length
     ? rankFaces(glyphs, [...faceById.keys()], (f, c) => store.get(keyOf.get(f) as string, c) ?? null)
     : [];
+  // As the server does: the best few looked at again in their drawings (RERANK=0 leaves that out).
+  const ranked =
+    process.env['RERANK'] === '0'
+      ? coarse
+      : rerankByDrawing(coarse, glyphs, (faceId, character) => fontOf(faceId).draw(character));
   // As the server does: faces drawing the sample alike are led by a family of the sample's script.
   const script = sampleScript(characters, coverageSets());
   for (const candidate of ranked) {
