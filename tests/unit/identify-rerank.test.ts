@@ -11,12 +11,12 @@ import { drawTextPicture, registerTestFont } from '../helpers/identify.ts';
 // with the picture's glyphs, has to tell each from its sibling.
 
 const faces = {
-  'M+ 1p': 'MPLUS1p_400Regular.ttf',
-  'M+ Rounded 1c': 'MPLUSRounded1c_400Regular.ttf',
-  'Zen Kaku Gothic New': 'ZenKakuGothicNew_400Regular.ttf',
-  'Zen Maru Gothic': 'ZenMaruGothic_400Regular.ttf',
-  'Noto Serif JP': 'NotoSerifJP_400Regular.ttf',
-  'Shippori Mincho': 'ShipporiMincho_400Regular.ttf',
+  'M+ 1p': 'm-plus-1p/MPLUS1p_400Regular.ttf',
+  'M+ Rounded 1c': 'm-plus-rounded-1c/MPLUSRounded1c_400Regular.ttf',
+  'Zen Kaku Gothic New': 'zen-kaku-gothic-new/ZenKakuGothicNew_400Regular.ttf',
+  'Zen Maru Gothic': 'zen-maru-gothic/ZenMaruGothic_400Regular.ttf',
+  'Noto Serif JP': 'noto-serif-jp/NotoSerifJP_400Regular.ttf',
+  'Shippori Mincho': 'shippori-mincho/ShipporiMincho_400Regular.ttf',
 } as const;
 type Name = keyof typeof faces;
 const names = Object.keys(faces) as Name[];

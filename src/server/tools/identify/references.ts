@@ -31,7 +31,7 @@ export interface FaceFile {
 const BATCH = 16;
 /**
  * How long a face stays held after it last drew: taking a face again reads its character map anew
- * once the registry's cache of them has turned over (64 faces a thread), which for the whole library
+ * once the registry's cache of them has turned over (256 faces a thread), which for the whole library
  * costs seconds; a held face costs Skia little, since it reads the font file as it needs glyphs.
  */
 const HOLD_MS = 2 * 60_000;
