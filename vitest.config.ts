@@ -10,6 +10,9 @@ const postgres = process.env['TEST_DATABASE_URL'] || '';
 const shared = {
   testTimeout: 300_000,
   hookTimeout: 300_000,
+  // expect.poll waits for a state to hold; its default of one second is a wall-clock bound that a
+  // busy machine misses (a connection not yet accepted). It returns as soon as the state holds.
+  expect: { poll: { timeout: 120_000 } },
   // PGlite and the durability tests spawn processes and hold WASM heaps; forks isolate them.
   pool: 'forks',
 } as const;
