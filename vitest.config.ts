@@ -10,6 +10,9 @@ const postgres = process.env['TEST_DATABASE_URL'] || '';
 const shared = {
   testTimeout: 300_000,
   hookTimeout: 300_000,
+  // expect.poll waits for a state to hold; its default of one second is a wall-clock bound that a
+  // busy machine misses (a connection not yet accepted). It returns as soon as the state holds.
+  expect: { poll: { timeout: 120_000 } },
   // PGlite and the durability tests spawn processes and hold WASM heaps; forks isolate them.
   pool: 'forks',
 } as const;
@@ -17,6 +20,10 @@ const env = { LOG_LEVEL: 'silent', NODE_ENV: 'test' };
 
 export default defineConfig({
   test: {
+    // Two files at once even on two cores (Vitest's default there is one): half of a file's time is
+    // loading the server's modules, and much of the rest waits for workers, child processes and
+    // sockets. Each file has its own database, data folder and ports.
+    maxWorkers: 2,
     projects: [
       {
         test: {

@@ -21,6 +21,7 @@ import { pageCache } from '../src/server/isr/page-cache.ts';
 import { DIST_DIR, PROJECT_ROOT } from '../src/server/paths.ts';
 import { withLivenessProbe } from '../src/server/site/health.ts';
 import { prepareIdentification } from '../src/server/tools/identify/service.ts';
+import { keptSubsetAnswers } from '../src/server/webfont/answers.ts';
 import { ensureBuilt } from './lib/build.ts';
 import { createProgress } from './lib/progress.ts';
 import { onStopSignal } from './lib/shutdown.ts';
@@ -58,7 +59,10 @@ async function main(): Promise<void> {
       withSecurityHeaders(
         withRequestGuards(
           withLivenessProbe(
-            withCompressedAssets(withAnswerCache(withDirectApi(withPageCache(handler))), path.join(DIST_DIR, 'client')),
+            withCompressedAssets(
+              withAnswerCache(withDirectApi(withPageCache(handler), [keptSubsetAnswers])),
+              path.join(DIST_DIR, 'client'),
+            ),
           ),
         ),
       ),

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Hono } from 'hono';
@@ -7,6 +9,8 @@ import { createApp } from '../../src/server/app.ts';
 import { closeDatabase, useDatabase } from '../../src/server/db/client.ts';
 import { seedFonts } from '../../src/server/db/seed/fonts.ts';
 import { resetEnv } from '../../src/server/env.ts';
+import { registerApiApp, withDirectApi } from '../../src/server/http/direct-api.ts';
+import { keptSubsetAnswers } from '../../src/server/webfont/answers.ts';
 import { subsetStats } from '../../src/server/webfont/previews.ts';
 import { closeSubsetPool } from '../../src/server/webfont/subset.ts';
 import { openTestDatabase } from '../helpers/database.ts';
@@ -230,6 +234,52 @@ describe('POST /webfont/http', () => {
     expect(again.headers.get('content-type')).toContain('application/json');
     expect(Buffer.from(await again.arrayBuffer()).equals(first)).toBe(true);
     expect(subsetStats()).toEqual(before);
+  });
+
+  test('the Node server answers a kept call before the API app, and leaves the app what it would refuse', async () => {
+    let appCalls = 0;
+    registerApiApp({
+      fetch: (request: Request) => {
+        appCalls++;
+        return app.fetch(request);
+      },
+    });
+    const server = http.createServer(withDirectApi((_req, res) => res.end('page'), [keptSubsetAnswers]));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const call = (headers: Record<string, string> = {}) =>
+      fetch(`${base}/webfont/http?embed=woff2`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify([{ gno: 'zcool-kuaile', text: '白日依山尽' }]),
+      });
+    try {
+      const first = await call();
+      const firstBytes = Buffer.from(await first.arrayBuffer());
+      expect(first.status).toBe(200);
+      expect(appCalls).toBe(1);
+
+      const again = await call();
+      expect(again.status).toBe(200);
+      expect(again.headers.get('content-type')).toBe(first.headers.get('content-type'));
+      expect(Buffer.from(await again.arrayBuffer()).equals(firstBytes)).toBe(true);
+      expect(again.headers.get('cache-control')).toBeNull();
+      expect(appCalls).toBe(1);
+
+      // A login's answer is no one else's to keep, as the app says of every such answer.
+      const signedIn = await call({ 'alliance-authenticate': 'some-token' });
+      expect(Buffer.from(await signedIn.arrayBuffer()).equals(firstBytes)).toBe(true);
+      expect(signedIn.headers.get('cache-control')).toBe('private, no-store');
+      expect(appCalls).toBe(1);
+
+      // A write by cookie from another site is the app's to refuse, kept answer or not.
+      const crossSite = await call({ cookie: 'token=abc', origin: 'https://elsewhere.example' });
+      expect(crossSite.status).toBe(403);
+      expect(appCalls).toBe(2);
+    } finally {
+      server.close();
+      registerApiApp(undefined as never);
+    }
   });
 
   test('refuses an embed format it does not know', async () => {

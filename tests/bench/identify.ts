@@ -9,7 +9,8 @@
 //     DATA_DIR=/tmp/x-data BASE_URL=http://127.0.0.1:4681 npx node tests/bench/identify.ts
 //   (without BASE_URL only the one-thread figures are measured; SAMPLES=n standard pictures per
 //   face, default 3; HARD=n harder pictures per face, default 3; ABSENT=n pictures per face the
-//   library lacks, default 30; SEED=n another set of pictures, default 15; SAMPLE_TEXT=simplified
+//   library lacks, default 30; SEED=n another set of pictures, default 15; ONE_THREAD=0 only the
+//   server's figures; RERANK=0 the one thread without the second look; SAMPLE_TEXT=simplified
 //   Simplified text in every face, as runs before 2026-11-27 drew; SPEED=n timed comparisons of
 //   通用规范汉字表 characters, default 60)
 // Faces the library lacks come from Debian's packages, installed with
@@ -30,7 +31,7 @@ import { FONT_CATALOGUE } from '../../src/server/db/seed/font-catalogue.ts';
 import { characterRanking } from '../../src/server/engine/char-frequency.ts';
 import { coverageSets, tongyongTable } from '../../src/server/engine/charsets.ts';
 import { decodeFont } from '../../src/server/engine/convert.ts';
-import { describeBox, findGlyphs, looksHan } from '../../src/server/engine/identify/glyphs.ts';
+import { cropOfBox, describeBox, findGlyphs, looksHan } from '../../src/server/engine/identify/glyphs.ts';
 import {
   medianHeight,
   NOT_IN_LIBRARY_BELOW,
@@ -41,6 +42,7 @@ import {
 import { GlyphReader } from '../../src/server/engine/identify/ocr.ts';
 import { ReferenceFont } from '../../src/server/engine/identify/reference.ts';
 import { ReferenceStore } from '../../src/server/engine/identify/reference-store.ts';
+import { rerankByDrawing } from '../../src/server/engine/identify/rerank.ts';
 import { acquireFace } from '../../src/server/engine/text/font-registry.ts';
 import {
   type BenchFace,
@@ -199,18 +201,21 @@ const faceById = new Map(library.map((face) => [face.id, face]));
 // Every face held for the run: taking a face reads its character map again once the registry's
 // cache of them has turned over, which for the whole library costs more than the drawing.
 const fonts = new Map<string, ReferenceFont>();
+function fontOf(faceId: string): ReferenceFont {
+  let font = fonts.get(faceId);
+  if (!font) {
+    font = new ReferenceFont({ path: (faceById.get(faceId) as BenchFace).file });
+    fonts.set(faceId, font);
+  }
+  return font;
+}
 function ensureIndexed(characters: string[]): void {
   for (const [key, missing] of store.missing([...keyOf.values()], characters)) {
     const faceId = [...keyOf].find(([, k]) => k === key)?.[0] as string;
-    const face = faceById.get(faceId) as BenchFace;
-    let font = fonts.get(faceId);
-    if (!font) {
-      font = new ReferenceFont({ path: face.file });
-      fonts.set(faceId, font);
-    }
+    const font = fontOf(faceId);
     store.add(
       key,
-      missing.map((character) => [character, (font as ReferenceFont).describe(character)] as const),
+      missing.map((character) => [character, font.describe(character)] as const),
     );
   }
 }
@@ -238,13 +243,19 @@ async function inThread(picture: Picture): Promise<Outcome> {
     boxes.length === characters.length
       ? boxes.flatMap((box, i) => {
           const descriptor = describeBox(found, box);
-          return descriptor ? [{ character: characters[i] as string, descriptor }] : [];
+          const crop = cropOfBox(found, box);
+          return descriptor && crop ? [{ character: characters[i] as string, descriptor, crop }] : [];
         })
       : [];
   ensureIndexed(characters);
-  const ranked = glyphs.length
+  const coarse = glyphs.length
     ? rankFaces(glyphs, [...faceById.keys()], (f, c) => store.get(keyOf.get(f) as string, c) ?? null)
     : [];
+  // As the server does: the best few looked at again in their drawings (RERANK=0 leaves that out).
+  const ranked =
+    process.env['RERANK'] === '0'
+      ? coarse
+      : rerankByDrawing(coarse, glyphs, (faceId, character) => fontOf(faceId).draw(character));
   // As the server does: faces drawing the sample alike are led by a family of the sample's script.
   const script = sampleScript(characters, coverageSets());
   for (const candidate of ranked) {
@@ -522,12 +533,16 @@ async function measure(name: string, identify: (picture: Picture) => Promise<Out
 console.log(
   `${pictures.length} pictures (${library.length} library faces, ${absent.length} absent) drawn in ${(drawMs / 1000).toFixed(0)} s`,
 );
-const reference = await measure('one thread (reference)', inThread);
+// ONE_THREAD=0 leaves the one-thread reference out (a run that only times the server).
+const reference =
+  process.env['ONE_THREAD'] === '0'
+    ? { byCondition: new Map<string, Tally>(), scores: [] }
+    : await measure('one thread (reference)', inThread);
 
 // Where the "not in the library" threshold falls: the top scores of library pictures against those
 // of pictures of absent faces, and the threshold that says so for most absent faces while saying it
 // for at most 2 % of the standard library pictures.
-{
+if (reference.scores.length) {
   const library = reference.scores.filter((s) => !s.absent);
   const lacking = reference.scores.filter((s) => s.absent);
   const standard = library.filter((s) => s.standard);

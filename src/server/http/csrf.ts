@@ -26,14 +26,36 @@ function hasTokenCookie(cookieHeader: string | null): boolean {
   return (cookieHeader ?? '').split(';').some((part) => part.trim().startsWith(`${TOKEN_COOKIE}=`));
 }
 
+/** A request's header by its lower-case name, whichever way the request is held (web or Node). */
+export type HeaderOf = (name: string) => string | undefined;
+
+/**
+ * True when the request is a write that authenticates by the login cookie alone from another site:
+ * the one request this guard refuses. `requestOrigin` is asked only when it matters.
+ */
+export function crossSiteCookieWrite(method: string, header: HeaderOf, requestOrigin: () => string): boolean {
+  if (!UNSAFE.has(method) || header(TOKEN_HEADER) || !hasTokenCookie(header('cookie') ?? null)) return false;
+  return !fromSameSite(new Headers(sameSiteHeaders(header)), requestOrigin());
+}
+
+function sameSiteHeaders(header: HeaderOf): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of ['sec-fetch-site', 'origin']) {
+    const value = header(name);
+    if (value !== undefined) picked[name] = value;
+  }
+  return picked;
+}
+
 /** Refuses a cross-site write that relies on the login cookie (403). */
 export function csrfGuard(): MiddlewareHandler {
   return async (c, next) => {
     if (
-      UNSAFE.has(c.req.method) &&
-      !c.req.header(TOKEN_HEADER) &&
-      hasTokenCookie(c.req.header('cookie') ?? null) &&
-      !fromSameSite(c.req.raw.headers, new URL(c.req.url).origin)
+      crossSiteCookieWrite(
+        c.req.method,
+        (name) => c.req.header(name),
+        () => new URL(c.req.url).origin,
+      )
     ) {
       throw forbidden('跨站提交已被拒绝：请在本站页面上操作');
     }

@@ -1,7 +1,9 @@
 import type http from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { TOKEN_COOKIE, TOKEN_HEADER } from '../auth/middleware.ts';
 import { log } from '../log.ts';
+import { crossSiteCookieWrite } from './csrf.ts';
 
 /** What the Node server needs of the API app. */
 interface FetchApp {
@@ -71,16 +73,11 @@ function lazySmallBody(req: http.IncomingMessage): ReadableStream<Uint8Array> {
 
 /**
  * A web Request for a Node request, as the page adapter makes it: the Host header names the origin
- * (the CSRF check compares it with Origin). A body that declares a small length is read in one piece
- * when the route asks for it, others are streamed; none is buffered here.
+ * (the CSRF check compares it with Origin). A body already read (`body`) is handed on as it is; one
+ * that declares a small length is read in one piece when the route asks for it, others are streamed.
  */
-function toRequest(req: http.IncomingMessage): Request {
-  let url: URL;
-  try {
-    url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
-  } catch {
-    url = new URL(req.url ?? '/', 'http://localhost');
-  }
+function toRequest(req: http.IncomingMessage, body?: Buffer): Request {
+  const url = requestUrl(req);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (name.startsWith(':') || value === undefined) continue;
@@ -89,8 +86,8 @@ function toRequest(req: http.IncomingMessage): Request {
   }
   const method = req.method ?? 'GET';
   if (method === 'GET' || method === 'HEAD') return new Request(url, { method, headers });
-  const declared = Number(req.headers['content-length']);
-  if (Number.isInteger(declared) && declared <= SMALL_BODY_BYTES && !req.headers['transfer-encoding']) {
+  if (body) return new Request(url, { method, headers, body: new Uint8Array(body) });
+  if (smallBody(req) !== undefined) {
     return new Request(url, { method, headers, body: lazySmallBody(req), duplex: 'half' } as RequestInit);
   }
   return new Request(url, {
@@ -99,6 +96,22 @@ function toRequest(req: http.IncomingMessage): Request {
     body: Readable.toWeb(req) as ReadableStream,
     duplex: 'half',
   } as RequestInit);
+}
+
+function requestUrl(req: http.IncomingMessage): URL {
+  try {
+    return new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+  } catch {
+    return new URL(req.url ?? '/', 'http://localhost');
+  }
+}
+
+/** The length a body declares when it is small and sent in one piece, else undefined. */
+function smallBody(req: http.IncomingMessage): number | undefined {
+  const declared = Number(req.headers['content-length']);
+  return Number.isInteger(declared) && declared <= SMALL_BODY_BYTES && !req.headers['transfer-encoding']
+    ? declared
+    : undefined;
 }
 
 /**
@@ -130,18 +143,76 @@ async function send(res: http.ServerResponse, response: Response): Promise<void>
 }
 
 /**
+ * Answers the API app keeps whole for a call it may receive again (method, path, query and a small
+ * body), served by the Node server before the app: a hit is a map lookup and one socket write. The
+ * owner stores them (webfont/answers.ts); the app answers misses, and keeps their answers itself.
+ */
+export interface KeptAnswers {
+  method: 'POST';
+  /** The path, without query. */
+  path: string;
+  /** Bodies declared larger are never looked up. */
+  maxBodyBytes: number;
+  contentType: string;
+  lookup(search: string, body: string): Uint8Array | undefined;
+}
+
+const LOGIN_COOKIE = new RegExp(`(?:^|;\\s*)${TOKEN_COOKIE}=`);
+
+/** The kept answers that may serve `req` (its method, path and declared body), if any. */
+function keptFor(req: http.IncomingMessage, kept: readonly KeptAnswers[]): KeptAnswers | undefined {
+  if (kept.length === 0 || req.method === 'GET' || req.method === 'HEAD') return undefined;
+  const target = req.url ?? '/';
+  const mark = target.indexOf('?');
+  const pathname = mark === -1 ? target : target.slice(0, mark);
+  const found = kept.find((answers) => answers.method === req.method && answers.path === pathname);
+  const declared = smallBody(req);
+  if (!found || declared === undefined || declared > found.maxBodyBytes) return undefined;
+  // What the API app would refuse (a cross-site write by cookie) goes to the app to be refused.
+  const header = (name: string) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+  if (crossSiteCookieWrite(req.method ?? 'POST', header, () => requestUrl(req).origin)) return undefined;
+  return found;
+}
+
+/** Serves `req` from `kept` when its answer is there; otherwise hands the body it read on to the app. */
+async function answerKept(
+  app: FetchApp,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  kept: KeptAnswers,
+): Promise<void> {
+  const body = await readSmallBody(req);
+  const target = req.url ?? '/';
+  const mark = target.indexOf('?');
+  const answer = kept.lookup(mark === -1 ? '' : target.slice(mark), body.toString('utf8'));
+  if (!answer) return send(res, await app.fetch(toRequest(req, body), { incoming: req }));
+  const headers: http.OutgoingHttpHeaders = { 'Content-Type': kept.contentType, 'Content-Length': answer.byteLength };
+  // As the app does for any answer to a request that carries a login (app.ts).
+  if (req.headers[TOKEN_HEADER] || LOGIN_COOKIE.test(req.headers.cookie ?? '')) {
+    headers['Cache-Control'] = 'private, no-store';
+  }
+  res.writeHead(200, headers);
+  res.end(answer);
+}
+
+/**
  * Hands API requests straight to the API app once the page bundle has built it, so that an API call
  * does not pay for the page framework's routing and middleware; pages and assets go on to `handler`.
  * Before the app exists (the first requests after start) everything takes the page route, which
- * mounts the same app.
+ * mounts the same app. Calls with `kept` answers are served from them when they can be.
  */
-export function withDirectApi(handler: http.RequestListener): http.RequestListener {
+export function withDirectApi(handler: http.RequestListener, kept: readonly KeptAnswers[] = []): http.RequestListener {
   return (req, res) => {
     const app = registeredApiApp();
     if (!app || !isApiTarget(req.url ?? '/')) return handler(req, res);
     void (async () => {
       try {
-        await send(res, await app.fetch(toRequest(req), { incoming: req }));
+        const answers = keptFor(req, kept);
+        if (answers) await answerKept(app, req, res, answers);
+        else await send(res, await app.fetch(toRequest(req), { incoming: req }));
       } catch (error) {
         // The app answers its own errors; what gets here is a client gone mid-answer (or cut off by
         // the server's guard, which answered it), or a fault in the plumbing above.

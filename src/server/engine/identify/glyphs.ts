@@ -1,5 +1,6 @@
 import { binarise, flattenGround, type GrayImage, INK_DEPTH, type InkMask } from './binarise.ts';
 import { describeGlyph, type GlyphInk } from './features.ts';
+import type { GlyphCrop } from './rerank.ts';
 import {
   type Box,
   estimateSkew,
@@ -99,9 +100,8 @@ export function clipBox(box: Box, width: number, height: number): Box | null {
   return x1 - x0 >= 1 && y1 - y0 >= 1 ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : null;
 }
 
-/** The descriptor of the ink inside a box (its ink box, so a loose box is fine), or null when it holds none. */
-export function describeBox(found: Pick<FoundGlyphs, 'mask' | 'coverage'>, box: Box): Float32Array | null {
-  const { mask } = found;
+/** The box of the ink inside a box (so a loose box is fine), or null when it holds none. */
+function inkWithin(mask: InkMask, box: Box): Box | null {
   const clipped = clipBox(box, mask.width, mask.height);
   if (!clipped) return null;
   let minX = Number.POSITIVE_INFINITY;
@@ -117,8 +117,58 @@ export function describeBox(found: Pick<FoundGlyphs, 'mask' | 'coverage'>, box: 
       maxY = Math.max(maxY, y);
     }
   }
-  if (maxX < 0) return null;
-  return describeGlyph(found.coverage, { x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1 });
+  return maxX < 0 ? null : { x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1 };
+}
+
+/** The descriptor of the ink inside a box (its ink box, so a loose box is fine), or null when it holds none. */
+export function describeBox(found: Pick<FoundGlyphs, 'mask' | 'coverage'>, box: Box): Float32Array | null {
+  const ink = inkWithin(found.mask, box);
+  return ink ? describeGlyph(found.coverage, ink) : null;
+}
+
+/**
+ * The picture's ink around the glyph in a box, for the second look at the best candidates
+ * (rerank.ts): the whole coverage and the glyph's ink box in it, or null when the box holds no ink.
+ */
+export function cropOfBox(found: Pick<FoundGlyphs, 'mask' | 'coverage'>, box: Box): GlyphCrop | null {
+  const ink = inkWithin(found.mask, box);
+  if (!ink) return null;
+  const { coverage } = found;
+  // The box a person or the cutter drew can clip a stroke's soft edge by a pixel or two, which a
+  // pixel comparison reads as a thinner stroke: the ink box grows while the next row or column
+  // still holds half-covered pixels, by at most a tenth of the glyph.
+  const most = Math.max(2, Math.round(0.1 * Math.max(ink.width, ink.height)));
+  const inked = (x0: number, y0: number, x1: number, y1: number) => {
+    if (x0 < 0 || y0 < 0 || x1 > coverage.width || y1 > coverage.height) return false;
+    for (let y = y0; y < y1; y++) {
+      for (let x = x0; x < x1; x++) if ((coverage.data[y * coverage.width + x] as number) >= 0.5) return true;
+    }
+    return false;
+  };
+  let { x: x0, y: y0 } = ink;
+  let x1 = ink.x + ink.width;
+  let y1 = ink.y + ink.height;
+  for (let grown = 0; grown < most && inked(x0 - 1, y0, x0, y1); grown++) x0--;
+  for (let grown = 0; grown < most && inked(x1, y0, x1 + 1, y1); grown++) x1++;
+  for (let grown = 0; grown < most && inked(x0, y0 - 1, x1, y0); grown++) y0--;
+  for (let grown = 0; grown < most && inked(x0, y1, x1, y1 + 1); grown++) y1++;
+  // The crop: the ink box and a margin for the blur around it, nothing of the neighbours beyond.
+  const pad = Math.max(2, Math.round(0.08 * Math.max(x1 - x0, y1 - y0)));
+  const area = clipBox(
+    { x: x0 - pad, y: y0 - pad, width: x1 - x0 + 2 * pad, height: y1 - y0 + 2 * pad },
+    coverage.width,
+    coverage.height,
+  );
+  if (!area) return null;
+  const data = new Float32Array(area.width * area.height);
+  for (let y = 0; y < area.height; y++) {
+    const from = (area.y + y) * coverage.width + area.x;
+    for (let x = 0; x < area.width; x++) data[y * area.width + x] = coverage.data[from + x] as number;
+  }
+  return {
+    ink: { width: area.width, height: area.height, data },
+    box: { x: x0 - area.x, y: y0 - area.y, width: x1 - x0, height: y1 - y0 },
+  };
 }
 
 /**

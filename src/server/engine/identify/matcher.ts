@@ -21,6 +21,8 @@ export interface RankedCandidate {
   score: number;
   /** How many of the glyphs the faces have. */
   covered: number;
+  /** The likeness of the faces' drawings to the picture's glyphs, for the candidates looked at again (rerank.ts). */
+  drawn?: number;
 }
 
 /**
@@ -32,20 +34,19 @@ const ALIKE = 0.985;
 
 /**
  * Below these best scores no face of the library draws the picture's glyphs as they are: the answer
- * says the library has no such font and offers the closest. Small glyphs keep less of their drawing
- * (blur and JPEG take a larger share of each stroke), so even the right face scores lower and the
- * bar is lower. Calibrated on tests/bench/identify.ts between the scores of library pictures (at
- * most 2.5 % of standard ones said to be absent) and of pictures drawn in faces the library lacks,
- * by the glyphs' median height in pixels. Up to 30 px the bar is held lower than absent faces would
- * want: there a library face's small, blurred picture scores no better than a face the library
- * lacks, and a higher bar told a third of 16–24 px pictures of library faces that they were absent.
+ * says the library has no such font and offers the closest. The score compared is the final one, most
+ * of it the likeness of the best candidates' own drawings to the picture (rerank.ts): a face the
+ * library lacks that resembles 思源黑体 or 思源宋体 (WenQuanYi, AR PL UMing) keeps the descriptor's
+ * score of those faces but not the likeness of their drawings. Small glyphs keep less of their
+ * drawing (blur and JPEG take a larger share of each stroke), so even the right face scores lower and
+ * the bar is lower. Calibrated on tests/bench/identify.ts between the scores of library pictures (at
+ * most 2 % of standard ones and 5 % of harder ones said to be absent) and of pictures drawn in faces
+ * the library lacks, by the glyphs' median height in pixels.
  */
 export const NOT_IN_LIBRARY_BELOW: readonly { upTo: number; below: number }[] = [
-  { upTo: 30, below: 0.52 },
-  { upTo: 40, below: 0.73 },
-  { upTo: 65, below: 0.785 },
-  { upTo: 80, below: 0.815 },
-  { upTo: Number.POSITIVE_INFINITY, below: 0.83 },
+  { upTo: 30, below: 0.88 },
+  { upTo: 80, below: 0.92 },
+  { upTo: Number.POSITIVE_INFINITY, below: 0.93 },
 ];
 
 /** The best score under which glyphs of this median height (pixels) are taken for a face the library lacks. */

@@ -57,6 +57,8 @@ export type FaceSource =
   | { bytes: Uint8Array; sha256?: string | undefined };
 
 const ENVIRONMENT_KEY = 'font-alliance.font-registry';
+/** Faces whose code points and metrics a thread keeps after it let them go, the least used given up first. */
+const COVERAGE_CACHED = 256;
 /** Live faces at once in the process; a slot is freed when its face's last holder lets go. */
 const CAPACITY = 4096;
 const SLOT_INTS = 4; // [hash high, hash low, holders, state]
@@ -238,8 +240,10 @@ function infoOf(id: string, source: FaceSource): FaceInfo {
   const sfnt = 'bytes' in source ? readSfnt(source.bytes) : readSfntFile(source.path, ['cmap', 'head', 'hhea', 'OS/2']);
   const info = { codePoints: Uint32Array.from(cmapOf(sfnt).keys()).sort(), metrics: verticalMetrics(sfnt) };
   thread.coverage.set(id, info);
-  // A few dozen faces' code points per thread (about 120 KB for a full CJK face).
-  if (thread.coverage.size > 64) thread.coverage.delete(thread.coverage.keys().next().value as string);
+  // Up to a few hundred faces' code points per thread (about 120 KB for a full CJK face, 20 MB for a
+  // library of 164 faces): identification draws the best candidates of every comparison, any face
+  // of the library, and reading a face's cmap again costs 5–70 ms where a cached one costs nothing.
+  if (thread.coverage.size > COVERAGE_CACHED) thread.coverage.delete(thread.coverage.keys().next().value as string);
   return info;
 }
 

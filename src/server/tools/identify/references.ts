@@ -5,6 +5,7 @@ import { characterRanking } from '../../engine/char-frequency.ts';
 import { tongyongTable } from '../../engine/charsets.ts';
 import { ReferenceFont } from '../../engine/identify/reference.ts';
 import { ReferenceStore } from '../../engine/identify/reference-store.ts';
+import type { GlyphDrawer } from '../../engine/identify/rerank.ts';
 import { env } from '../../env.ts';
 import { log } from '../../log.ts';
 import { s3Config, storage } from '../../storage/index.ts';
@@ -30,7 +31,7 @@ export interface FaceFile {
 const BATCH = 16;
 /**
  * How long a face stays held after it last drew: taking a face again reads its character map anew
- * once the registry's cache of them has turned over (64 faces a thread), which for the whole library
+ * once the registry's cache of them has turned over (256 faces a thread), which for the whole library
  * costs seconds; a held face costs Skia little, since it reads the font file as it needs glyphs.
  */
 const HOLD_MS = 2 * 60_000;
@@ -92,6 +93,22 @@ export class LibraryReferences {
       const absent = missing.get(face.sha256);
       if (absent) await this.#draw(face, absent);
     }
+  }
+
+  /**
+   * Draws characters in the given faces for the second look at a comparison's best candidates
+   * (engine/identify/rerank.ts), the faces keyed by their SHA-256; a face that cannot be read draws nothing.
+   */
+  async drawer(faces: readonly FaceFile[]): Promise<GlyphDrawer> {
+    const fonts = new Map<string, ReferenceFont>();
+    for (const face of faces) {
+      try {
+        fonts.set(face.sha256, await this.#font(face));
+      } catch (error) {
+        log().warn({ err: error, key: face.key }, 'identification: a face could not be drawn');
+      }
+    }
+    return (sha256, character) => fonts.get(sha256)?.draw(character) ?? null;
   }
 
   /** The face held for drawing, taken now or still held from a recent drawing. */

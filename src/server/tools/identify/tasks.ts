@@ -11,9 +11,17 @@ import {
 } from '../../../contract/identify.ts';
 import { FontInputError } from '../../engine/font-errors.ts';
 import type { GrayImage } from '../../engine/identify/binarise.ts';
-import { clipBox, describeBox, type FoundGlyphs, findGlyphs, looksHan } from '../../engine/identify/glyphs.ts';
+import {
+  clipBox,
+  cropOfBox,
+  describeBox,
+  type FoundGlyphs,
+  findGlyphs,
+  looksHan,
+} from '../../engine/identify/glyphs.ts';
 import { type QueryGlyph, type RankedCandidate, rankFaces } from '../../engine/identify/matcher.ts';
 import { GlyphReader, type Suggestion } from '../../engine/identify/ocr.ts';
+import { type DrawnQueryGlyph, type GlyphCrop, RERANK_TOP, rerankByDrawing } from '../../engine/identify/rerank.ts';
 import { storage } from '../../storage/index.ts';
 import type { FaceFile, LibraryReferences } from './references.ts';
 
@@ -148,6 +156,7 @@ export async function readGlyphsTask(ref: PictureRef, boxes: GlyphBox[]): Promis
 export async function matchGlyphsTask(task: MatchTask, references: LibraryReferences): Promise<MatchTaskResult> {
   const found = findGlyphs(await preparePicture(task.picture));
   const descriptors = task.glyphs.map((glyph) => describeBox(found, glyph.box));
+  const crops = task.glyphs.map((glyph) => cropOfBox(found, glyph.box));
   const empty = descriptors.findIndex((descriptor) => !descriptor);
   if (empty >= 0) throw refuse('empty box', `第 ${empty + 1} 个字框里没有笔画，请调整或删去它`);
   const unread = task.glyphs.flatMap((glyph) => (glyph.character ? [] : [glyph.box]));
@@ -157,16 +166,25 @@ export async function matchGlyphsTask(task: MatchTask, references: LibraryRefere
     if (glyph.character) return { box: glyph.box, character: glyph.character, confirmed: true };
     return { box: glyph.box, character: suggestions[next++]?.[0]?.character ?? '', confirmed: false };
   });
-  const query: QueryGlyph[] = glyphs.flatMap((glyph, i) =>
-    glyph.character ? [{ character: glyph.character, descriptor: descriptors[i] as Float32Array }] : [],
+  const query: (QueryGlyph & DrawnQueryGlyph)[] = glyphs.flatMap((glyph, i) =>
+    glyph.character
+      ? [{ character: glyph.character, descriptor: descriptors[i] as Float32Array, crop: crops[i] as GlyphCrop }]
+      : [],
   );
   if (query.length === 0) throw refuse('no characters', '没有认出这些字，请在字框下填写对应的字后再比对');
   await references.ensure(task.faces, [...new Set(query.map((glyph) => glyph.character))]);
-  const ranked = rankFaces(
+  const coarse = rankFaces(
     query,
     task.faces.map((face) => face.sha256),
     (face, character) => references.store.get(face, character) ?? null,
   );
+  // The best few looked at again, drawn at the picture's size (rerank.ts): close siblings differ in
+  // what the index's descriptor averages away.
+  const faceOf = new Map(task.faces.map((face) => [face.sha256, face]));
+  const looked = coarse
+    .slice(0, RERANK_TOP)
+    .flatMap((candidate) => candidate.faceIds.flatMap((sha) => faceOf.get(sha) ?? []));
+  const ranked = rerankByDrawing(coarse, query, await references.drawer(looked));
   const idOf = new Map(task.faces.map((face) => [face.sha256, face.id]));
   return {
     glyphs,
