@@ -17,6 +17,8 @@ export type FormDrawer = (faceId: string, character: string) => GlyphInk | null;
 
 /** How much better (in likeness, at most 1) another form must match the glyph to replace the reading. */
 export const FORM_MARGIN = 0.03;
+/** How many judging faces, those nearest the picture's style, draw the other forms. */
+const JUDGES_KEPT = 2;
 /** How many of the reader's suggestions have their other forms weighed. */
 const READINGS = 5;
 
@@ -57,8 +59,7 @@ export function otherForms(character: string): string[] {
 
 /**
  * The suggestions with the form the glyph shows first: the first reading, the other forms of the
- * first READINGS readings and those readings that have other forms are each drawn in every judging
- * face, each scored by its best likeness to the glyph; a form scoring FORM_MARGIN above the first
+ * first READINGS readings and the readings that have such forms are each drawn in the judging faces, each scored by its best likeness to the glyph; a form scoring FORM_MARGIN above the first
  * reading leads, the reading after it.
  */
 export function preferDrawnForm(
@@ -80,20 +81,26 @@ export function preferDrawnForm(
   forms.delete(first.character);
   if (forms.size === 0) return [...suggestions];
   const likeness = likenessTo(crop);
-  const scoreOf = (character: string) => {
+  const scoreIn = (character: string, faces: readonly string[]) => {
     let best = Number.NEGATIVE_INFINITY;
-    for (const face of faceIds) {
+    for (const face of faces) {
       const drawing = draw(face, character);
       if (drawing) best = Math.max(best, likeness(drawing));
     }
     return best;
   };
-  const reading = scoreOf(first.character);
+  // The first reading in every judging face; the forms only in the JUDGES_KEPT faces that drew it
+  // most alike, the faces whose style is nearest the picture's (a third of the drawing, and a lean,
+  // if any, towards the reading).
+  const byFace = faceIds.map((face) => ({ face, score: scoreIn(first.character, [face]) }));
+  byFace.sort((a, b) => b.score - a.score);
+  const reading = byFace[0]?.score ?? Number.NEGATIVE_INFINITY;
   // No judging face draws the reading: nothing to weigh it against.
   if (reading === Number.NEGATIVE_INFINITY) return [...suggestions];
+  const nearest = byFace.slice(0, JUDGES_KEPT).map((entry) => entry.face);
   let chosen: { character: string; score: number } | undefined;
   for (const form of forms) {
-    const score = scoreOf(form);
+    const score = scoreIn(form, nearest);
     if (score > reading + FORM_MARGIN && score > (chosen?.score ?? Number.NEGATIVE_INFINITY))
       chosen = { character: form, score };
   }
