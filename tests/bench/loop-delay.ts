@@ -8,6 +8,7 @@ import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import * as workerThreads from 'node:worker_threads';
+import { gaugeReadings } from '../../src/server/engine/memory-gauges.ts';
 
 const CHANNEL = 'bench-memory-probe';
 const MB = 1024 * 1024;
@@ -78,7 +79,75 @@ function threadMemory() {
     arrayBuffersMB: round(process.memoryUsage().arrayBuffers),
     wasmMB: round(wasm),
     wasmMemories: count,
+    caches: Object.fromEntries(
+      Object.entries(gaugeReadings()).map(([name, reading]) => [
+        name,
+        {
+          MB: round(reading.bytes),
+          limitMB: reading.limitBytes && round(reading.limitBytes),
+          entries: reading.entries,
+        },
+      ]),
+    ),
   };
+}
+
+const GLIBC_HEAP = 64 * MB;
+/**
+ * The process's resident memory by kind, from /proc/self/smaps: font files and other files mapped
+ * (code, Skia's fonts), glibc's heaps (the main one, `[heap]`, and each thread arena's 64 MB
+ * reservation, aligned to 64 MB), WebAssembly memories (runs of anonymous mappings of gigabytes:
+ * a memory's pages and its guard), and the rest of the anonymous memory (V8's pages, large
+ * allocations of native code).
+ */
+function residentByKind(): Record<string, number> {
+  const maps: Array<{ start: number; end: number; name: string; rss: number }> = [];
+  for (const line of fs.readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+    const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \d+\s*(.*)$/.exec(line);
+    if (head) {
+      const [, start, end, name] = head as unknown as [string, string, string, string];
+      maps.push({ start: Number.parseInt(start, 16), end: Number.parseInt(end, 16), name: name.trim(), rss: 0 });
+    } else if (line.startsWith('Rss:') && maps.length) {
+      (maps.at(-1) as { rss: number }).rss += Number(line.slice(4).trim().split(/\s+/)[0]) * 1024;
+    }
+  }
+  const kinds: Record<string, number> = {};
+  const add = (kind: string, bytes: number) => {
+    kinds[kind] = (kinds[kind] ?? 0) + bytes;
+  };
+  for (let i = 0; i < maps.length; ) {
+    const map = maps[i] as (typeof maps)[number];
+    if (map.name !== '') {
+      const name = map.name;
+      if (/\.(ttf|otf|ttc|woff2?)( \(deleted\))?$/i.test(name)) add('font files', map.rss);
+      else if (name.startsWith('/')) add(/\.(so[.\d]*|node)$|\/node$/.test(name) ? 'code' : 'other files', map.rss);
+      else if (name === '[heap]') add('glibc main heap', map.rss);
+      else add('stacks and vdso', map.rss);
+      i++;
+      continue;
+    }
+    // A run of adjacent anonymous mappings.
+    let j = i + 1;
+    while (j < maps.length && maps[j]?.name === '' && maps[j]?.start === maps[j - 1]?.end) j++;
+    const run = maps.slice(i, j);
+    if ((run.at(-1)?.end ?? 0) - map.start >= 1024 * MB) {
+      add(
+        'WebAssembly',
+        run.reduce((sum, m) => sum + m.rss, 0),
+      );
+    } else {
+      for (let k = 0; k < run.length; k++) {
+        const m = run[k] as (typeof run)[number];
+        const next = run[k + 1];
+        if (m.start % GLIBC_HEAP === 0 && (m.end - m.start === GLIBC_HEAP || next?.end === m.start + GLIBC_HEAP)) {
+          add('glibc thread arenas', m.rss + (m.end - m.start === GLIBC_HEAP ? 0 : (next?.rss ?? 0)));
+          if (m.end - m.start !== GLIBC_HEAP) k++;
+        } else add('other anonymous (V8, mmap)', m.rss);
+      }
+    }
+    i = j;
+  }
+  return Object.fromEntries(Object.entries(kinds).map(([kind, bytes]) => [kind, round(bytes)]));
 }
 
 const channel = new BroadcastChannel(CHANNEL);
@@ -126,6 +195,7 @@ if (workerThreads.isMainThread) {
         rssMB: round(kb('VmRSS')),
         rssAnonMB: round(kb('RssAnon')),
         rssFileMB: round(kb('RssFile')),
+        resident: residentByKind(),
         workers: names.size,
         threads,
       };

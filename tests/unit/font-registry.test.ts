@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { createCanvas } from '@napi-rs/canvas';
@@ -66,6 +67,23 @@ describe('acquireFace', () => {
     expect(ink(second.family)).toEqual(drawn);
     second.release();
     expect(ink(second.family)).toEqual(fallback);
+  });
+
+  test('a worker that gave faces back has their files unmapped, once the canvases that drew with them are collected', async () => {
+    // As the server runs (`npm start` gives Node --expose-gc), in a child process of its own.
+    const child = spawn(
+      process.execPath,
+      ['--expose-gc', path.resolve('tests/unit/font-registry/release-child.ts'), REGULAR, KUAILE, MASHAN],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(code).toBe(0);
+    // Drawn with, all three were mapped; the child ends only once none is.
+    expect(output.trim().split('\n')).toEqual(expect.arrayContaining(['mapped 3', 'mapped 0']));
   });
 
   test('keeps the face of one thread while other threads take and give back the same file', async () => {

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { SubsetFace } from './hb-subset.ts';
+import { gauge } from './memory-gauges.ts';
 
 /**
  * Keeps the most recently used subset faces within a byte budget. A preprocessed face costs
@@ -26,6 +27,11 @@ export class FaceCache {
         onEvict?.(fontId);
       },
     });
+    gauge('subset faces', () => ({
+      bytes: this.#faces.calculatedSize,
+      limitBytes: budgetBytes,
+      entries: this.#faces.size,
+    }));
   }
 
   /** The face for a font id, marked as most recently used. */

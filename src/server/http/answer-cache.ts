@@ -2,6 +2,7 @@ import type http from 'node:http';
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { LRUCache } from 'lru-cache';
 import { API_KEY, EVERY_SECTION_KEY, surrogateHeaders } from '../content/cdn.ts';
+import { gauge } from '../engine/memory-gauges.ts';
 import { type BodyRequest, type CompressedBody, compressBody, encodedAnswer } from './compressed.ts';
 
 /**
@@ -57,6 +58,14 @@ export class AnswerCache {
   private readonly paths = new Set<string>();
   /** Answers being computed, by ticket and key: requests for the same answer meanwhile wait for it. */
   private readonly flights = new Map<string, Promise<CachedAnswer | undefined>>();
+
+  constructor() {
+    gauge('api answers', () => ({
+      bytes: this.memory.calculatedSize,
+      limitBytes: MEMORY_LIMIT_BYTES,
+      entries: this.memory.size,
+    }));
+  }
 
   /**
    * Joins the computation of the answer for `key` under `ticket` when one is running, or starts one:

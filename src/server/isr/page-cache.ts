@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { LRUCache } from 'lru-cache';
+import { gauge } from '../engine/memory-gauges.ts';
 import { env } from '../env.ts';
 import { type CompressedBody, compressBody } from '../http/compressed.ts';
 import { log } from '../log.ts';
@@ -61,6 +62,11 @@ export class PageCache {
 
   constructor(dir: string) {
     this.dir = dir;
+    gauge('pages', () => ({
+      bytes: this.memory.calculatedSize,
+      limitBytes: MEMORY_LIMIT_BYTES,
+      entries: this.memory.size,
+    }));
   }
 
   private fileOf(pathname: string, key: string): string {
@@ -198,7 +204,11 @@ export class PageCache {
     if (previous === buildId) return;
     await this.purgeAll();
     await fsp.mkdir(path.dirname(file), { recursive: true });
-    await fsp.writeFile(file, buildId);
+    // Written beside and renamed over: a data folder copied by hard links (`cp -al`) shares the old
+    // file with its source, which a write in place would change too.
+    const fresh = `${file}.${process.pid}.tmp`;
+    await fsp.writeFile(fresh, buildId);
+    await fsp.rename(fresh, file);
   }
 
   /** How many pages memory holds (for tests and the benchmark). */

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { LRUCache } from 'lru-cache';
+import { gauge } from '../engine/memory-gauges.ts';
 import {
   type GetOptions,
   type PresignedRequest,
@@ -31,6 +32,11 @@ export class HotStorage implements Storage {
 
   constructor(driver: Storage) {
     this.#driver = driver;
+    gauge('hot storage', () => ({
+      bytes: this.#hot.calculatedSize,
+      limitBytes: HOT_LIMIT_BYTES,
+      entries: this.#hot.size,
+    }));
   }
 
   async put(key: string, body: StorageBody, options: PutOptions = {}): Promise<StorageStat> {

@@ -7,7 +7,9 @@ import { ToolsPool, ToolTaskError } from './pool.ts';
 /** The largest font (bytes) a WOFF, WOFF2 or TTC may expand to; larger ones are treated as bombs. */
 export const MAX_DECODED_FONT_BYTES = 64 << 20;
 
-let pool: ToolsPool | undefined;
+// One pool per process, on globalThis: the page bundle and the start script each load this module.
+const SLOT = Symbol.for('font-alliance.tools-pool');
+const slot = globalThis as { [SLOT]?: ToolsPool | undefined };
 
 /** Workers of the pool that run jobs (one more is kept for quick checks): as many jobs as run at once here. */
 export function toolsJobWorkers(): number {
@@ -16,8 +18,8 @@ export function toolsJobWorkers(): number {
 
 /** The shared tools worker pool, started on first use. */
 export function toolsPool(): ToolsPool {
-  pool ??= new ToolsPool(toolsJobWorkers());
-  return pool;
+  slot[SLOT] ??= new ToolsPool(toolsJobWorkers());
+  return slot[SLOT];
 }
 
 /** How long uploads and outputs are kept, in milliseconds. */
@@ -27,8 +29,9 @@ export function toolsTtlMs(): number {
 
 /** Stops the tools workers and the identification worker (tests and shutdown). */
 export async function closeToolsPool(): Promise<void> {
+  const pool = slot[SLOT];
+  slot[SLOT] = undefined;
   await Promise.all([pool?.close(), closeIdentifyHost()]);
-  pool = undefined;
 }
 
 /** A worker's refusal of the person's input becomes a 400 with its Chinese message; other failures pass on. */

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
+import { gauge } from '../engine/memory-gauges.ts';
 import type { KeptAnswers } from '../http/direct-api.ts';
 
 // Whole answers of the subset service, kept by request: a page of previews sends the same call for
@@ -23,11 +24,15 @@ const SLOT = Symbol.for('font-alliance.subset-answers');
 
 function answers(): LRUCache<string, Uint8Array> {
   const slot = globalThis as { [SLOT]?: LRUCache<string, Uint8Array> };
-  slot[SLOT] ??= new LRUCache<string, Uint8Array>({
-    maxSize: MEMORY_BYTES,
-    sizeCalculation: (answer, key) => answer.byteLength + key.length * 2,
-    ttl: SUBSET_MEMORY_MS,
-  });
+  if (!slot[SLOT]) {
+    const kept = new LRUCache<string, Uint8Array>({
+      maxSize: MEMORY_BYTES,
+      sizeCalculation: (answer, key) => answer.byteLength + key.length * 2,
+      ttl: SUBSET_MEMORY_MS,
+    });
+    gauge('subset answers', () => ({ bytes: kept.calculatedSize, limitBytes: MEMORY_BYTES, entries: kept.size }));
+    slot[SLOT] = kept;
+  }
   return slot[SLOT];
 }
 

@@ -196,19 +196,23 @@ function hashSlot(fontId: string, slots: number): number {
   return Math.abs(hash) % slots;
 }
 
-let shared: SubsetPool | undefined;
+// One pool per process, on globalThis: the page bundle and the start script each load this module,
+// and a pool of each would hold its own faces within its own budget.
+const SLOT = Symbol.for('font-alliance.subset-pool');
+const slot = globalThis as { [SLOT]?: SubsetPool | undefined };
 
 /** The process's pool (previews, web-font slices, glyph grids, documents), made on first use. */
 export function subsetPool(): SubsetPool {
-  shared ??= new SubsetPool({
+  slot[SLOT] ??= new SubsetPool({
     previewWorkers: env().SUBSET_WORKERS,
     faceBudgetBytes: env().SUBSET_FACE_CACHE_MB * 1024 * 1024,
   });
-  return shared;
+  return slot[SLOT];
 }
 
 /** Stops the process's pool; the next use makes a new one. */
 export async function closeSubsetWorkers(): Promise<void> {
-  await shared?.close();
-  shared = undefined;
+  const pool = slot[SLOT];
+  slot[SLOT] = undefined;
+  await pool?.close();
 }

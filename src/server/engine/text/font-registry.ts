@@ -322,6 +322,7 @@ export function acquireFace(source: FaceSource): DrawingFace {
       if (!held) return;
       held = false;
       releaseSlot(high, low, family, file);
+      collectSoon();
     },
   };
 }
@@ -350,6 +351,33 @@ function releaseSlot(high: number, low: number, family: string, file: string): v
   } finally {
     unlock(table);
   }
+}
+
+/** Quiet before a collection, and the least time between two, in a thread that gave faces back. */
+const COLLECT_AFTER_MS = 2_000;
+const COLLECT_EVERY_MS = 10_000;
+let collection: NodeJS.Timeout | undefined;
+let collectedAt = 0;
+
+/**
+ * Skia unmaps a removed face's file only once the canvases that drew with it are collected, and
+ * until then the pages it drew from stay resident. A canvas is a small object to V8, so a worker's
+ * heap can go minutes without the full collection that frees it: under the soak the fonts' pages
+ * swung between 100 and 300 MB with it. A worker thread that gave a face back asks for one (at most
+ * every 10 s, a few milliseconds for a worker's heap of 30–50 MB) once its drawing is done, when the
+ * server runs with `--expose-gc` (`npm start`); never on the main thread, whose heap is larger and
+ * whose event loop serves requests.
+ */
+function collectSoon(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (isMainThread || !gc || collection) return;
+  const wait = Math.max(COLLECT_AFTER_MS, collectedAt + COLLECT_EVERY_MS - Date.now());
+  collection = setTimeout(() => {
+    collection = undefined;
+    collectedAt = Date.now();
+    gc();
+  }, wait);
+  collection.unref();
 }
 
 /** Runs `draw` with a face held, and gives it back however `draw` ends. */

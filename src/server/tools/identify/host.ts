@@ -55,6 +55,12 @@ const WORKER_FILE = serverSource('tools', 'identify', 'worker.ts');
  * worker's heap (about 150 MB); the next request starts it again in under a second.
  */
 const IDLE_STOP_MS = 10 * 60_000;
+/**
+ * A worker that has only prepared references (at start, or when a family arrives) and answered no
+ * request holds no model, and the index it wrote is on disk: it is stopped after this much quiet,
+ * which gives back its heap and what its drawing left with the allocator and Skia (60–100 MB).
+ */
+const PREPARED_STOP_MS = 15_000;
 
 /** The identification worker of this process and the requests waiting for it. */
 export class IdentifyHost {
@@ -71,6 +77,8 @@ export class IdentifyHost {
   #preparing = false;
   #idleTimer: NodeJS.Timeout | undefined;
   #closed = false;
+  /** Requests the current worker has run: none means it holds no reader's model. */
+  #runByWorker = 0;
 
   /** Runs a request in the worker; the person's bad input rejects with a userFacing ToolTaskError. */
   run<K extends 'glyphs' | 'characters' | 'match'>(
@@ -114,13 +122,16 @@ export class IdentifyHost {
   #idle(): void {
     clearTimeout(this.#idleTimer);
     if (this.#current || this.#queue.length > 0 || this.#preparing || !this.#worker) return;
-    this.#idleTimer = setTimeout(() => {
-      if (this.#current || this.#queue.length > 0 || this.#preparing || this.#side.size > 0) return;
-      const worker = this.#worker;
-      this.#worker = undefined;
-      worker?.removeAllListeners('exit');
-      void worker?.terminate();
-    }, IDLE_STOP_MS);
+    this.#idleTimer = setTimeout(
+      () => {
+        if (this.#current || this.#queue.length > 0 || this.#preparing || this.#side.size > 0) return;
+        const worker = this.#worker;
+        this.#worker = undefined;
+        worker?.removeAllListeners('exit');
+        void worker?.terminate();
+      },
+      this.#runByWorker === 0 ? PREPARED_STOP_MS : IDLE_STOP_MS,
+    );
     this.#idleTimer.unref();
   }
 
@@ -167,6 +178,7 @@ export class IdentifyHost {
       if (this.#worker === worker) this.#fail(new ToolTaskError(`identification worker exited with ${code}`, false));
     });
     this.#worker = worker;
+    this.#runByWorker = 0;
     // A worker started again picks up the background preparation where the index on disk left it.
     if (this.#lastFaces) {
       const faces = this.#lastFaces;
@@ -191,7 +203,9 @@ export class IdentifyHost {
       this.#fail(new ToolTaskError('识别时间过长，已停止；请裁剪出较少的文字后再试', true, 'identify task timed out'));
     }, next.timeoutMs);
     this.#timer.unref();
-    this.#spawned().postMessage(next.request);
+    const worker = this.#spawned();
+    this.#runByWorker++;
+    worker.postMessage(next.request);
   }
 
   /** The waiting request whose client was served longest ago, oldest first among equals. */
@@ -259,16 +273,21 @@ export class IdentifyHost {
   }
 }
 
-let host: IdentifyHost | undefined;
+// One host per process, on globalThis: the page bundle (which serves the API) and the start script
+// (which asks for the references to be prepared) each load this module, and a host of each started
+// two workers, two readers' models and two reference indexes, one of them never written to.
+const SLOT = Symbol.for('font-alliance.identify-host');
+const slot = globalThis as { [SLOT]?: IdentifyHost | undefined };
 
 /** The process's identification worker, started on first use. */
 export function identifyHost(): IdentifyHost {
-  host ??= new IdentifyHost();
-  return host;
+  slot[SLOT] ??= new IdentifyHost();
+  return slot[SLOT];
 }
 
 /** Stops the identification worker (tests and shutdown). */
 export async function closeIdentifyHost(): Promise<void> {
+  const host = slot[SLOT];
+  slot[SLOT] = undefined;
   await host?.close();
-  host = undefined;
 }
