@@ -2,11 +2,8 @@ import type { Hono } from 'hono';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FoundGlyphs, IdentifyResult, UploadedPicture } from '../../src/contract/identify.ts';
-import { FONT_CATALOGUE } from '../../src/server/db/seed/font-catalogue.ts';
-import type { CatalogueEntry } from '../../src/server/db/seed/font-catalogue-types.ts';
-import { seedFonts } from '../../src/server/db/seed/fonts.ts';
 import { call, json, type LibraryFixture } from '../helpers/font-library.ts';
-import { drawTextPicture, registerTestFont } from '../helpers/identify.ts';
+import { drawTextPicture, registerTestFont, seedIdentifyFixtures } from '../helpers/identify.ts';
 import { closeToolsApp, openToolsApp } from '../helpers/tools.ts';
 
 // Identification through the API on a library holding two faces of one skeleton, M+ 1p with square
@@ -17,20 +14,9 @@ import { closeToolsApp, openToolsApp } from '../helpers/tools.ts';
 let library: LibraryFixture;
 let app: Hono;
 
-function sibling(gno: string): CatalogueEntry {
-  const entry = FONT_CATALOGUE.find((candidate) => candidate.gno === gno);
-  if (!entry) throw new Error(`No catalogue entry ${gno}`);
-  return { ...entry, source: { kind: 'fixture', dir: gno } };
-}
-
 beforeAll(async () => {
   ({ library, app } = await openToolsApp('identify-siblings'));
-  const seeded = await seedFonts({
-    source: 'fixtures',
-    fixturesDir: 'tests/fixtures/identify-fonts',
-    catalogue: [sibling('m-plus-1p'), sibling('m-plus-rounded-1c')],
-  });
-  expect(seeded.failed).toEqual([]);
+  await seedIdentifyFixtures(['m-plus-1p', 'm-plus-rounded-1c']);
 });
 afterAll(async () => {
   await closeToolsApp(library);

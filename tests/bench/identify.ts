@@ -11,7 +11,8 @@
 //   face, default 3; HARD=n harder pictures per face, default 3; ABSENT=n pictures per face the
 //   library lacks, default 30; SEED=n another set of pictures, default 15; ONE_THREAD=0 only the
 //   server's figures; RERANK=0 the one thread without the second look; SAMPLE_TEXT=simplified
-//   Simplified text in every face, as runs before 2026-11-27 drew; SPEED=n timed comparisons of
+//   Simplified text in every face, as runs before 2026-11-27 drew; FORMS=0 the one thread without
+//   weighing the reading's Traditional and Japanese forms against the glyph; SPEED=n timed comparisons of
 //   通用规范汉字表 characters, default 60)
 // Faces the library lacks come from Debian's packages, installed with
 //   apt-get install fonts-wqy-microhei fonts-wqy-zenhei fonts-arphic-ukai fonts-arphic-uming \
@@ -29,7 +30,7 @@ import sharp from 'sharp';
 import type { FoundGlyphs, IdentifyResult, UploadedPicture } from '../../src/contract/identify.ts';
 import { FONT_CATALOGUE } from '../../src/server/db/seed/font-catalogue.ts';
 import { characterRanking } from '../../src/server/engine/char-frequency.ts';
-import { coverageSets, tongyongTable } from '../../src/server/engine/charsets.ts';
+import { tongyongTable } from '../../src/server/engine/charsets.ts';
 import { decodeFont } from '../../src/server/engine/convert.ts';
 import { cropOfBox, describeBox, findGlyphs, looksHan } from '../../src/server/engine/identify/glyphs.ts';
 import {
@@ -37,13 +38,14 @@ import {
   NOT_IN_LIBRARY_BELOW,
   notInLibraryBelow,
   rankFaces,
-  sampleScript,
 } from '../../src/server/engine/identify/matcher.ts';
 import { GlyphReader } from '../../src/server/engine/identify/ocr.ts';
 import { ReferenceFont } from '../../src/server/engine/identify/reference.ts';
 import { ReferenceStore } from '../../src/server/engine/identify/reference-store.ts';
 import { rerankByDrawing } from '../../src/server/engine/identify/rerank.ts';
+import { preferDrawnForm } from '../../src/server/engine/identify/variants.ts';
 import { acquireFace } from '../../src/server/engine/text/font-registry.ts';
+import { formJudges, judgeSample, leadBySample } from '../../src/server/tools/identify/script-faces.ts';
 import {
   type BenchFace,
   type Condition,
@@ -198,6 +200,10 @@ const reader = await (async () => {
 const store = new ReferenceStore({ directory: process.env['REFERENCES'], common: tongyongTable() });
 const keyOf = new Map(library.map((face) => [face.id, createHash('sha256').update(face.id).digest('hex')]));
 const faceById = new Map(library.map((face) => [face.id, face]));
+// The faces that judge which form of a character a glyph shows, as the server picks them.
+const judges = formJudges(library.map((face) => ({ id: face.id, familyGno: face.family, weight: face.weight }))).map(
+  (face) => face.id,
+);
 // Every face held for the run: taking a face reads its character map again once the registry's
 // cache of them has turned over, which for the whole library costs more than the drawing.
 const fonts = new Map<string, ReferenceFont>();
@@ -235,7 +241,12 @@ async function inThread(picture: Picture): Promise<Outcome> {
   const boxes = found.lines.flatMap((line) => line.glyphs);
   let read = '';
   for (const box of boxes) {
-    read += (await reader.read(found.gray, box, false, 5, looksHan(found, box)))[0]?.character ?? '?';
+    const han = looksHan(found, box);
+    const suggestions = await reader.read(found.gray, box, false, 5, han);
+    // As the server does: the reading's other forms weighed against the glyph (FORMS=0 leaves it out).
+    const crop = han && process.env['FORMS'] !== '0' ? cropOfBox(found, box) : null;
+    const chosen = crop ? preferDrawnForm(suggestions, crop, judges, (id, c) => fontOf(id).draw(c)) : suggestions;
+    read += chosen[0]?.character ?? '?';
   }
   const t1 = performance.now();
   const characters = [...picture.text];
@@ -257,13 +268,14 @@ async function inThread(picture: Picture): Promise<Outcome> {
       ? coarse
       : rerankByDrawing(coarse, glyphs, (faceId, character) => fontOf(faceId).draw(character));
   // As the server does: faces drawing the sample alike are led by a family of the sample's script.
-  const script = sampleScript(characters, coverageSets());
+  const { script, traditional } = judgeSample(characters);
   for (const candidate of ranked) {
-    candidate.faceIds.sort(
-      (a, b) =>
-        Number(scripts.get(faceById.get(b)?.family ?? '') === script) -
-        Number(scripts.get(faceById.get(a)?.family ?? '') === script),
-    );
+    const members = candidate.faceIds.map((id) => ({
+      id,
+      familyGno: faceById.get(id)?.family ?? '',
+      script: scripts.get(faceById.get(id)?.family ?? '') ?? '',
+    }));
+    candidate.faceIds = leadBySample(members, script, traditional).map((member) => member.id);
   }
   const t2 = performance.now();
   return {
@@ -420,8 +432,12 @@ function score(tally: Tally, picture: Picture, outcome: Outcome): void {
   if (first?.family === family) tally.strict++;
   if (first && (first.family === family || first.alike.includes(family))) tally.alike++;
   if (first && first.family !== family && first.alike.includes(family)) tally.tied++;
+  // The first five families the answer names, in the order the page shows them: each candidate's
+  // family, then those it names as drawing the sample alike (字形相同或几乎相同), each a place of the five.
   const families: string[] = [];
-  for (const candidate of outcome.candidates) if (!families.includes(candidate.family)) families.push(candidate.family);
+  for (const candidate of outcome.candidates) {
+    for (const name of [candidate.family, ...candidate.alike]) if (!families.includes(name)) families.push(name);
+  }
   if (families.slice(0, 5).includes(family)) tally.top5++;
   const alikeFamilies = outcome.candidates.slice(0, 5).flatMap((candidate) => [candidate.family, ...candidate.alike]);
   if (alikeFamilies.includes(family)) tally.top5alike++;

@@ -1,4 +1,7 @@
 import { createCanvas } from '@napi-rs/canvas';
+import { FONT_CATALOGUE } from '../../src/server/db/seed/font-catalogue.ts';
+import type { CatalogueEntry } from '../../src/server/db/seed/font-catalogue-types.ts';
+import { seedFonts } from '../../src/server/db/seed/fonts.ts';
 import { type GrayImage, grayOf } from '../../src/server/engine/identify/binarise.ts';
 import type { Box } from '../../src/server/engine/identify/segment.ts';
 import { acquireFace } from '../../src/server/engine/text/font-registry.ts';
@@ -88,4 +91,18 @@ export function overlapOf(a: Box, b: Box): number {
   const h = Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
   const shared = w * h;
   return shared / (a.width * a.height + b.width * b.height - shared);
+}
+
+/**
+ * Seeds catalogue families from the identification fixtures (tests/fixtures/identify-fonts/, one
+ * folder per family named by its gno) into the open test library.
+ */
+export async function seedIdentifyFixtures(gnos: readonly string[]): Promise<void> {
+  const catalogue: CatalogueEntry[] = gnos.map((gno) => {
+    const entry = FONT_CATALOGUE.find((candidate) => candidate.gno === gno);
+    if (!entry) throw new Error(`No catalogue entry ${gno}`);
+    return { ...entry, source: { kind: 'fixture', dir: gno } };
+  });
+  const seeded = await seedFonts({ source: 'fixtures', fixturesDir: 'tests/fixtures/identify-fonts', catalogue });
+  if (seeded.failed.length) throw new Error(`Fixtures not seeded: ${JSON.stringify(seeded.failed)}`);
 }

@@ -1,11 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { coverageSets } from '../../src/server/engine/charsets.ts';
+import { coverageSets, jisKanji } from '../../src/server/engine/charsets.ts';
 import { binarise } from '../../src/server/engine/identify/binarise.ts';
 import { describeBox, findGlyphs } from '../../src/server/engine/identify/glyphs.ts';
 import { rankFaces, sampleScript } from '../../src/server/engine/identify/matcher.ts';
 import { ReferenceFont } from '../../src/server/engine/identify/reference.ts';
 import { ReferenceStore } from '../../src/server/engine/identify/reference-store.ts';
 import { rotateGray } from '../../src/server/engine/identify/segment.ts';
+import { judgeSample, leadBySample } from '../../src/server/tools/identify/script-faces.ts';
 import { drawTextPicture, fixtureFont, overlapOf, registerTestFont } from '../helpers/identify.ts';
 
 const notoRegular = fixtureFont('noto-sans-sc', 'NotoSansSC_400Regular.ttf');
@@ -173,7 +174,34 @@ describe('sampleScript', () => {
     ['traditional characters', '這邊發現', '繁体'],
     ['characters both scripts share', '永和九年', '简体'],
     ['kana', 'ひらがな', '日文'],
+    ['Japanese forms without kana', '帰国駅図', '日文'],
+    ['Japanese forms beside shared characters', '永和気', '日文'],
+    ['Traditional forms with one Japanese form among them', '這邊發現帰', '繁体'],
   ])('takes %s for their script', (_name, text, script) => {
-    expect(sampleScript([...text], sets)).toBe(script);
+    expect(sampleScript([...text], { ...sets, jis: jisKanji() })).toBe(script);
+  });
+});
+
+describe('the face that leads faces drawing a sample alike', () => {
+  // 思源黑体 SC, TC, HK and JP, in the order a tie leaves them (the library's, the index's).
+  const group = [
+    { familyGno: 'noto-sans-hk', script: '繁体' },
+    { familyGno: 'noto-sans-jp', script: '日文' },
+    { familyGno: 'noto-sans-sc', script: '简体' },
+    { familyGno: 'noto-sans-tc', script: '繁体' },
+  ];
+  const leader = (text: string) => {
+    const { script, traditional } = judgeSample([...text]);
+    return leadBySample(group, script, traditional)[0]?.familyGno;
+  };
+
+  test.each([
+    ['Simplified characters', '这边发现', 'noto-sans-sc'],
+    ['characters every script shares', '永和九年', 'noto-sans-sc'],
+    ['Traditional characters of Taiwan and Hong Kong alike', '這邊發現', 'noto-sans-tc'],
+    ['Traditional characters with a Hong Kong form', '衞生綫路', 'noto-sans-hk'],
+    ['Japanese forms without kana', '帰国駅図', 'noto-sans-jp'],
+  ])('puts the face of the script first for %s', (_name, text, family) => {
+    expect(leader(text)).toBe(family);
   });
 });

@@ -76,6 +76,38 @@ export function tongyongTable(): string[] {
   return [...readFontDataFile(TONGYONG_FILE).trim(), ...readFontDataFile('tongyong-level2-3.txt').trim()];
 }
 
+/**
+ * The 6 355 kanji of JIS X 0208 (Shift_JIS lead bytes 0x88–0x9F and 0xE0–0xEA). Not a coverage set
+ * the library reports: identification uses it to tell a Japanese form (帰, 駅, 図) from the
+ * Simplified and Traditional ones, which neither GB 2312 nor Big5 holds.
+ */
+function buildJis0208(): Set<number> {
+  // Not decodeDoubleBytes: its strict decoder throws on the cells JIS X 0208 leaves empty.
+  const decoder = new TextDecoder('shift_jis');
+  const codePoints = new Set<number>();
+  for (const [from, to] of [
+    [0x88, 0x9f],
+    [0xe0, 0xea],
+  ] as const) {
+    for (let lead = from; lead <= to; lead++) {
+      for (let trail = 0x40; trail <= 0xfc; trail++) {
+        if (trail === 0x7f) continue;
+        const codePoint = decoder.decode(new Uint8Array([lead, trail])).codePointAt(0) ?? 0;
+        if (codePoint >= 0x4e00 && codePoint <= 0x9fff) codePoints.add(codePoint);
+      }
+    }
+  }
+  return codePoints;
+}
+
+let jisCached: ReadonlySet<number> | undefined;
+
+/** The kanji of JIS X 0208, built once on first use. */
+export function jisKanji(): ReadonlySet<number> {
+  jisCached ??= buildJis0208();
+  return jisCached;
+}
+
 let cached: CoverageSets | undefined;
 
 /** The coverage sets, built once on first use (about 25 000 code points in all). */

@@ -115,16 +115,20 @@ export function rankFaces(glyphs: QueryGlyph[], faceIds: string[], lookup: Refer
 export type SampleScript = '简体' | '繁体' | '日文';
 
 /**
- * The script of a sample: Japanese when it holds kana; else simplified or traditional by which of
- * GB 2312 and Big5 alone holds more of its characters (sets the caller passes, from
- * engine/charsets.ts); simplified when nothing tells them apart (characters both share).
+ * The script of a sample, judged character by character: Japanese when it holds kana; else each
+ * character that one script alone writes so votes for it (GB 2312 alone: Simplified, 这; Big5 alone:
+ * Traditional, 這; JIS X 0208 alone: a Japanese form, 帰, 駅, 図, which neither of the others holds),
+ * and the script with most votes leads (Japanese on a tie with another, Simplified on a tie of the two);
+ * Simplified when nothing tells them apart (characters every script shares). The sets come from the
+ * caller (engine/charsets.ts); without `jis` no character votes Japanese.
  */
 export function sampleScript(
   characters: readonly string[],
-  sets: { gb2312: ReadonlySet<number>; big5: ReadonlySet<number> },
+  sets: { gb2312: ReadonlySet<number>; big5: ReadonlySet<number>; jis?: ReadonlySet<number> },
 ): SampleScript {
   let simplified = 0;
   let traditional = 0;
+  let japanese = 0;
   for (const character of characters) {
     const cp = character.codePointAt(0) ?? 0;
     if (cp >= 0x3040 && cp <= 0x30ff) return '日文';
@@ -132,6 +136,8 @@ export function sampleScript(
     const big5 = sets.big5.has(cp);
     if (gb && !big5) simplified++;
     else if (big5 && !gb) traditional++;
+    else if (!gb && !big5 && sets.jis?.has(cp)) japanese++;
   }
+  if (japanese > 0 && japanese >= traditional && japanese >= simplified) return '日文';
   return traditional > simplified ? '繁体' : '简体';
 }

@@ -228,6 +228,17 @@ function drawnLikeness(grid: Grid, drawing: GlyphInk): number {
   return best;
 }
 
+/**
+ * How alike a picture glyph is to drawings of different characters (at most 1), for weighing one
+ * form of a character against another (variants.ts): the softening is chosen on the first drawing
+ * (the reader's first reading) and kept for the others, as for the candidates of the second look,
+ * which costs a fifth of choosing it for each and leans, if at all, towards the reading.
+ */
+export function likenessTo(crop: GlyphCrop): (drawing: GlyphInk) => number {
+  const grid = gridOf(crop);
+  return (drawing) => (grid ? drawnLikeness(grid, drawing) : MISSING);
+}
+
 /** Whether two faces drew every glyph of the sample pixel for pixel alike (the same outlines). */
 function sameDrawings(a: readonly (GlyphInk | null)[], b: readonly (GlyphInk | null)[]): boolean {
   return a.every((x, i) => {

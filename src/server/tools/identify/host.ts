@@ -14,8 +14,9 @@ import type { MatchTask, MatchTaskResult, PictureRef } from './tasks.ts';
 
 /** What the worker is asked to do. */
 export type IdentifyTask =
-  | { kind: 'glyphs'; picture: PictureRef }
-  | { kind: 'characters'; picture: PictureRef; boxes: GlyphBox[] }
+  /** `judges`: the faces that judge which form of a character a glyph shows (script-faces.ts). */
+  | { kind: 'glyphs'; picture: PictureRef; judges: FaceFile[] }
+  | { kind: 'characters'; picture: PictureRef; boxes: GlyphBox[]; judges: FaceFile[] }
   | ({ kind: 'match' } & MatchTask)
   /** The library's faces: the worker prepares their references in the background. */
   | { kind: 'prepare'; faces: FaceFile[] }

@@ -9,8 +9,7 @@ import type {
 import { db } from '../../db/client.ts';
 import { fontFamilies, fonts } from '../../db/schema/index.ts';
 import { scriptNumber } from '../../db/seed/font-dicts.ts';
-import { coverageSets } from '../../engine/charsets.ts';
-import { medianHeight, notInLibraryBelow, sampleScript } from '../../engine/identify/matcher.ts';
+import { medianHeight, notInLibraryBelow } from '../../engine/identify/matcher.ts';
 import type { ToolClient } from '../clients.ts';
 import { admitIdentifyMatch, admitIdentifyRead } from '../limits.ts';
 import { userFacing } from '../runtime.ts';
@@ -18,6 +17,7 @@ import { identifyHost } from './host.ts';
 import { findPicture } from './pictures.ts';
 import type { FaceFile } from './references.ts';
 import type { MatchRequestBody, PictureViewBody } from './requests.ts';
+import { formJudges, judgeSample, leadBySample } from './script-faces.ts';
 import type { PictureRef } from './tasks.ts';
 
 // Font identification (SPEC §1 unidentified-font tool, §7 workflow task 125): glyphs found in an
@@ -32,7 +32,8 @@ async function pictureRef(view: PictureViewBody): Promise<PictureRef> {
 export async function findPictureGlyphs(view: PictureViewBody, client: ToolClient): Promise<FoundGlyphs> {
   await admitIdentifyRead(client);
   const picture = await pictureRef(view);
-  return userFacing(identifyHost().run({ kind: 'glyphs', picture }, { client: client.key, timeoutMs: 60_000 }));
+  const judges = faceFiles(formJudges(await libraryFaces()));
+  return userFacing(identifyHost().run({ kind: 'glyphs', picture, judges }, { client: client.key, timeoutMs: 60_000 }));
 }
 
 /** Suggested characters for boxes the person drew or changed. */
@@ -42,8 +43,12 @@ export async function readCharacters(
 ): Promise<CharacterSuggestion[][]> {
   await admitIdentifyRead(client);
   const picture = await pictureRef(view);
+  const judges = faceFiles(formJudges(await libraryFaces()));
   return userFacing(
-    identifyHost().run({ kind: 'characters', picture, boxes: view.boxes }, { client: client.key, timeoutMs: 60_000 }),
+    identifyHost().run(
+      { kind: 'characters', picture, boxes: view.boxes, judges },
+      { client: client.key, timeoutMs: 60_000 },
+    ),
   );
 }
 
@@ -101,6 +106,7 @@ export async function identifyFont(body: MatchRequestBody, client: ToolClient): 
           ...(glyph.character ? { character: glyph.character } : {}),
         })),
         faces,
+        judges: faceFiles(formJudges(library)),
         limit: body.limit,
       },
       { client: client.key, timeoutMs: 120_000 },
@@ -109,17 +115,17 @@ export async function identifyFont(body: MatchRequestBody, client: ToolClient): 
   const byId = new Map(library.map((face) => [String(face.id), face]));
   // Faces that draw the sample alike (思源黑体 SC, TC, HK and JP share most glyphs) are led by a
   // family of the sample's script: a picture of simplified characters is most likely set in the SC face.
-  const script = scriptNumber(
-    sampleScript(
-      result.glyphs.map((glyph) => glyph.character),
-      coverageSets(),
-    ),
-  );
+  const characters = result.glyphs.map((glyph) => glyph.character);
+  const judged = judgeSample(characters);
+  const script = scriptNumber(judged.script);
+  const traditional = judged.traditional;
   const candidates: IdentifyCandidate[] = [];
   for (const group of result.ranked) {
-    const members = group.faceIds
-      .flatMap((id) => byId.get(id) ?? [])
-      .sort((a, b) => Number(b.script === script) - Number(a.script === script));
+    const members = leadBySample(
+      group.faceIds.flatMap((id) => byId.get(id) ?? []),
+      script,
+      traditional,
+    );
     const first = members[0];
     if (!first) continue;
     candidates.push({

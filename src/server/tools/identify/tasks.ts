@@ -22,6 +22,7 @@ import {
 import { type QueryGlyph, type RankedCandidate, rankFaces } from '../../engine/identify/matcher.ts';
 import { GlyphReader, type Suggestion } from '../../engine/identify/ocr.ts';
 import { type DrawnQueryGlyph, type GlyphCrop, RERANK_TOP, rerankByDrawing } from '../../engine/identify/rerank.ts';
+import { preferDrawnForm } from '../../engine/identify/variants.ts';
 import { storage } from '../../storage/index.ts';
 import type { FaceFile, LibraryReferences } from './references.ts';
 
@@ -40,6 +41,8 @@ export interface MatchTask {
   picture: PictureRef;
   glyphs: GlyphToMatch[];
   faces: FaceFile[];
+  /** The faces that judge which form of a character an unread glyph shows (script-faces.ts). */
+  judges: FaceFile[];
   limit: number;
 }
 
@@ -115,19 +118,42 @@ function glyphReader(): Promise<GlyphReader> {
   return reader;
 }
 
-async function suggest(found: FoundGlyphs, boxes: GlyphBox[]): Promise<Suggestion[][]> {
+/**
+ * The reader's suggestions for each box; for a box as wide as a Chinese character, the reading's
+ * Traditional and Japanese forms weighed against the glyph in the judging faces (variants.ts): the
+ * reader knows few of them and answers the Simplified form.
+ */
+async function suggest(
+  found: FoundGlyphs,
+  boxes: GlyphBox[],
+  judges: readonly FaceFile[],
+  references: LibraryReferences,
+): Promise<Suggestion[][]> {
   const read = await glyphReader();
+  const draw = judges.length ? await references.drawer(judges) : undefined;
+  const judgeIds = judges.map((face) => face.sha256);
   const answers: Suggestion[][] = [];
-  for (const box of boxes) answers.push(await read.read(found.gray, box, false, 5, looksHan(found, box)));
+  for (const box of boxes) {
+    const han = looksHan(found, box);
+    const suggestions = await read.read(found.gray, box, false, 5, han);
+    const crop = han && draw ? cropOfBox(found, box) : null;
+    answers.push(crop && draw ? preferDrawnForm(suggestions, crop, judgeIds, draw) : suggestions);
+  }
   return answers;
 }
 
 /** Task 125: the prepared picture, its lines and glyph boxes, each with suggested characters. */
-export async function unidentifiedGlyphsTask(ref: PictureRef): Promise<FoundGlyphsAnswer> {
+export async function unidentifiedGlyphsTask(
+  ref: PictureRef,
+  judges: readonly FaceFile[],
+  references: LibraryReferences,
+): Promise<FoundGlyphsAnswer> {
   const found = await glyphsOf(ref);
   const suggestions = await suggest(
     found,
     found.lines.flatMap((line) => line.glyphs),
+    judges,
+    references,
   );
   let next = 0;
   const png = await sharp(found.gray.data, { raw: { width: found.gray.width, height: found.gray.height, channels: 1 } })
@@ -147,9 +173,14 @@ export async function unidentifiedGlyphsTask(ref: PictureRef): Promise<FoundGlyp
 }
 
 /** Suggested characters for boxes the person drew or changed. */
-export async function readGlyphsTask(ref: PictureRef, boxes: GlyphBox[]): Promise<Suggestion[][]> {
+export async function readGlyphsTask(
+  ref: PictureRef,
+  boxes: GlyphBox[],
+  judges: readonly FaceFile[],
+  references: LibraryReferences,
+): Promise<Suggestion[][]> {
   const found = findGlyphs(await preparePicture(ref));
-  return suggest(found, boxes);
+  return suggest(found, boxes, judges, references);
 }
 
 /** Compares a picture's glyphs with the library: the glyphs with their characters and the ranked faces. */
@@ -160,7 +191,7 @@ export async function matchGlyphsTask(task: MatchTask, references: LibraryRefere
   const empty = descriptors.findIndex((descriptor) => !descriptor);
   if (empty >= 0) throw refuse('empty box', `第 ${empty + 1} 个字框里没有笔画，请调整或删去它`);
   const unread = task.glyphs.flatMap((glyph) => (glyph.character ? [] : [glyph.box]));
-  const suggestions = unread.length ? await suggest(found, unread) : [];
+  const suggestions = unread.length ? await suggest(found, unread, task.judges, references) : [];
   let next = 0;
   const glyphs = task.glyphs.map((glyph) => {
     if (glyph.character) return { box: glyph.box, character: glyph.character, confirmed: true };

@@ -41,9 +41,9 @@ if (references.store.writer)
 async function run(task: IdentifyTask): Promise<IdentifyResults[IdentifyTask['kind']]> {
   switch (task.kind) {
     case 'glyphs':
-      return unidentifiedGlyphsTask(task.picture);
+      return unidentifiedGlyphsTask(task.picture, task.judges, references);
     case 'characters':
-      return readGlyphsTask(task.picture, task.boxes);
+      return readGlyphsTask(task.picture, task.boxes, task.judges, references);
     case 'match':
       return matchGlyphsTask(task, references);
     case 'prepare':

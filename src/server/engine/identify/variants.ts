@@ -1,0 +1,126 @@
+import * as OpenCC from 'opencc-js';
+import type { GlyphInk } from './features.ts';
+import type { Suggestion } from './ocr.ts';
+import { type GlyphCrop, likenessTo } from './rerank.ts';
+
+// The reader's model learnt mostly Simplified text: its 6 623 characters lack many Traditional and
+// Japanese forms (階, 発, 図, 駅, 読), so a picture of them is read as the Simplified form or as
+// whatever looks closest (階 as 隋). Each reading's other forms (OpenCC's tables: Simplified,
+// Traditional, Hong Kong and Japanese) are drawn in a few faces of every script and laid on the
+// picture's glyph as the second look lays a candidate's drawing (rerank.ts); a form that the
+// picture matches clearly better than the first reading takes its place, the reading kept as the
+// next suggestion. The forms differ by whole components (归, 歸, 帰), far more than two faces differ,
+// so any face of the script judges them.
+
+/** Draws a character in one of the judging faces, or null when the face lacks it. */
+export type FormDrawer = (faceId: string, character: string) => GlyphInk | null;
+
+/** How much better (in likeness, at most 1) another form must match the glyph to replace the reading. */
+export const FORM_MARGIN = 0.03;
+/** How many judging faces, those nearest the picture's style, draw the other forms. */
+const JUDGES_KEPT = 2;
+/** How many of the reader's suggestions have their other forms weighed. */
+const READINGS = 5;
+
+type Convert = (text: string) => string;
+let converters: Convert[] | undefined;
+
+/** OpenCC's converters between the scripts, made once (their tables take a few ms to load). */
+function allConverters(): Convert[] {
+  converters ??= (
+    [
+      ['cn', 'tw'],
+      ['cn', 'hk'],
+      ['cn', 'jp'],
+      ['tw', 'cn'],
+      ['hk', 'cn'],
+      ['jp', 'cn'],
+    ] as const
+  ).map(([from, to]) => OpenCC.Converter({ from, to }));
+  return converters;
+}
+
+/** The other forms of a character in the other scripts (帰 and 歸 for 归), the character left out. */
+export function otherForms(character: string): string[] {
+  const forms = new Set<string>();
+  for (const convert of allConverters()) {
+    const form = convert(character);
+    if (form !== character && [...form].length === 1) forms.add(form);
+  }
+  // Forms of forms: 階 → 阶 → (nothing new), 帰 → 归 → 歸.
+  for (const form of [...forms]) {
+    for (const convert of allConverters()) {
+      const next = convert(form);
+      if (next !== character && [...next].length === 1) forms.add(next);
+    }
+  }
+  return [...forms];
+}
+
+/**
+ * The suggestions with the form the glyph shows first: the first reading, the other forms of the
+ * first READINGS readings and the readings that have such forms are each drawn in the judging faces, each scored by its best likeness to the glyph; a form scoring FORM_MARGIN above the first
+ * reading leads, the reading after it.
+ */
+export function preferDrawnForm(
+  suggestions: readonly Suggestion[],
+  crop: GlyphCrop,
+  faceIds: readonly string[],
+  draw: FormDrawer,
+): Suggestion[] {
+  const first = suggestions[0];
+  if (!first || faceIds.length === 0) return [...suggestions];
+  // The forms of the readings, and the readings that have other forms (國 read third after 圜 and
+  // 圆): a reading with no form in another script is a guess between shapes the reader judged.
+  const forms = new Set<string>();
+  for (const suggestion of suggestions.slice(0, READINGS)) {
+    const others = otherForms(suggestion.character);
+    if (others.length) forms.add(suggestion.character);
+    for (const form of others) forms.add(form);
+  }
+  forms.delete(first.character);
+  if (forms.size === 0) return [...suggestions];
+  const likeness = likenessTo(crop);
+  const scoreIn = (character: string, faces: readonly string[]) => {
+    let best = Number.NEGATIVE_INFINITY;
+    for (const face of faces) {
+      const drawing = draw(face, character);
+      if (drawing) best = Math.max(best, likeness(drawing));
+    }
+    return best;
+  };
+  // The first reading in every judging face; the forms only in the JUDGES_KEPT faces that drew it
+  // most alike, the faces whose style is nearest the picture's (a third of the drawing, and a lean,
+  // if any, towards the reading).
+  const byFace = faceIds.map((face) => ({ face, score: scoreIn(first.character, [face]) }));
+  byFace.sort((a, b) => b.score - a.score);
+  const reading = byFace[0]?.score ?? Number.NEGATIVE_INFINITY;
+  // No judging face draws the reading: nothing to weigh it against.
+  if (reading === Number.NEGATIVE_INFINITY) return [...suggestions];
+  const nearest = byFace.slice(0, JUDGES_KEPT).map((entry) => entry.face);
+  let chosen: { character: string; score: number } | undefined;
+  for (const form of forms) {
+    const score = scoreIn(form, nearest);
+    if (score > reading + FORM_MARGIN && score > (chosen?.score ?? Number.NEGATIVE_INFINITY))
+      chosen = { character: form, score };
+  }
+  if (!chosen) return [...suggestions];
+  const character = chosen.character;
+  return [
+    { character, confidence: first.confidence },
+    ...suggestions.filter((suggestion) => suggestion.character !== character),
+  ];
+}
+
+let hongKong: Convert | undefined;
+
+/**
+ * Whether a sample is written in Hong Kong forms: one of its characters is a form Hong Kong's
+ * standard writes and Taiwan's does not (裏, 衞, 綫, 着). Most Traditional characters are the same in
+ * both, and 思源 TC and HK draw them alike: the Taiwan face leads those, the HK one these.
+ */
+export function writesHongKongForms(characters: readonly string[]): boolean {
+  hongKong ??= OpenCC.Converter({ from: 'hk', to: 'tw' });
+  const toTaiwan = hongKong;
+  return characters.some((character) => toTaiwan(character) !== character);
+}

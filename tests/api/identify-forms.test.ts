@@ -1,0 +1,53 @@
+import type { Hono } from 'hono';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { FoundGlyphs, UploadedPicture } from '../../src/contract/identify.ts';
+import { call, json, type LibraryFixture } from '../helpers/font-library.ts';
+import { drawTextPicture, registerTestFont, seedIdentifyFixtures } from '../helpers/identify.ts';
+import { closeToolsApp, openToolsApp } from '../helpers/tools.ts';
+
+// Reading a picture of Japanese and Traditional forms through the API: the reader answers the
+// Simplified form (归 for 帰, 与 for 與), and the library's judging face (Noto Serif JP, a subset in
+// tests/fixtures/identify-fonts/) must put the form the glyph shows first, both when the page asks
+// for a picture's glyphs and when it reads boxes the person drew.
+
+let library: LibraryFixture;
+let app: Hono;
+
+beforeAll(async () => {
+  ({ library, app } = await openToolsApp('identify-forms'));
+  await seedIdentifyFixtures(['noto-serif-jp']);
+});
+afterAll(async () => {
+  await closeToolsApp(library);
+});
+
+describe('reading the forms a picture shows through the API', () => {
+  test('suggests the Japanese and Traditional forms first, the Simplified reading after them', async () => {
+    const text = '帰與';
+    const family = registerTestFont('tests/fixtures/identify-fonts/noto-serif-jp/NotoSerifJP_400Regular.ttf');
+    const { gray } = drawTextPicture({ lines: [text], family, size: 48, spacing: 0.2 });
+    const png = await sharp(gray.data, { raw: { width: gray.width, height: gray.height, channels: 1 } })
+      .png()
+      .toBuffer();
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(png)]), 'sample.png');
+    const uploaded = await call<UploadedPicture>(app, '/tools/api/identify/picture', { method: 'POST', body: form });
+    expect(uploaded.status).toBe(200);
+    const pictureId = uploaded.data.pictureId;
+
+    const found = await call<FoundGlyphs>(app, '/tools/api/identify/glyphs', json('POST', { pictureId }));
+    expect(found.status).toBe(200);
+    const glyphs = found.data.lines.flatMap((line) => line.glyphs);
+    expect(glyphs.map((glyph) => glyph.suggestions[0]?.character).join('')).toBe(text);
+    expect(glyphs.map((glyph) => glyph.suggestions[1]?.character).join('')).toBe('归与');
+
+    const read = await call<{ suggestions: { character: string }[][] }>(
+      app,
+      '/tools/api/identify/characters',
+      json('POST', { pictureId, boxes: glyphs.map((glyph) => glyph.box) }),
+    );
+    expect(read.status).toBe(200);
+    expect(read.data.suggestions.map((suggestions) => suggestions[0]?.character).join('')).toBe(text);
+  });
+});
