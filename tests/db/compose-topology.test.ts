@@ -102,6 +102,8 @@ http {
   };
 }
 
+// Runs on PostgreSQL only (TEST_DATABASE_URL, which .ci/run sets): several nodes share a server, which the
+// embedded PGlite, one process's folder, cannot be.
 describe.skipIf(!TEST_DATABASE_URL)('the compose arrangement behind Debian’s nginx, one node killed', () => {
   let cluster: Cluster;
   let nginx: Nginx;

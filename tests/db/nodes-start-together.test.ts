@@ -28,6 +28,8 @@ async function doubledRows(client: pg.Client, table: string): Promise<number> {
   return Number(rows[0]?.doubled ?? 0);
 }
 
+// Runs on PostgreSQL only (TEST_DATABASE_URL, which .ci/run sets): several nodes share a server, which the
+// embedded PGlite, one process's folder, cannot be.
 describe.skipIf(!TEST_DATABASE_URL)('three web nodes and a worker started at the same instant', () => {
   let cluster: Cluster;
   let client: pg.Client;

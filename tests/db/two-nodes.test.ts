@@ -13,6 +13,8 @@ const TTF = fs.readFileSync('tests/fixtures/tools/NotoSansSC-Features.ttf');
 const EDITOR = 'cluster-editor@example.com';
 const PASSWORD = 'ink and paper 2026';
 
+// Runs on PostgreSQL only (TEST_DATABASE_URL, which .ci/run sets): several nodes share a server, which the
+// embedded PGlite, one process's folder, cannot be.
 describe.skipIf(!TEST_DATABASE_URL)('two web nodes and a worker over one PostgreSQL and one bucket', () => {
   let cluster: Cluster;
   let a: ClusterNode;
