@@ -1,9 +1,8 @@
 import type { Hono } from 'hono';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { FoundGlyphs, UploadedPicture } from '../../src/contract/identify.ts';
+import type { FoundGlyphs } from '../../src/contract/identify.ts';
 import { call, json, type LibraryFixture } from '../helpers/font-library.ts';
-import { drawTextPicture, registerTestFont, seedIdentifyFixtures } from '../helpers/identify.ts';
+import { seedIdentifyFixtures, uploadIdentifyPicture } from '../helpers/identify.ts';
 import { closeToolsApp, openToolsApp } from '../helpers/tools.ts';
 
 // Reading a picture of Japanese and Traditional forms through the API: the reader answers the
@@ -25,16 +24,10 @@ afterAll(async () => {
 describe('reading the forms a picture shows through the API', () => {
   test('suggests the Japanese and Traditional forms first, the Simplified reading after them', async () => {
     const text = '帰與';
-    const family = registerTestFont('tests/fixtures/identify-fonts/noto-serif-jp/NotoSerifJP_400Regular.ttf');
-    const { gray } = drawTextPicture({ lines: [text], family, size: 48, spacing: 0.2 });
-    const png = await sharp(gray.data, { raw: { width: gray.width, height: gray.height, channels: 1 } })
-      .png()
-      .toBuffer();
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(png)]), 'sample.png');
-    const uploaded = await call<UploadedPicture>(app, '/tools/api/identify/picture', { method: 'POST', body: form });
-    expect(uploaded.status).toBe(200);
-    const pictureId = uploaded.data.pictureId;
+    const pictureId = await uploadIdentifyPicture(app, 'noto-serif-jp/NotoSerifJP_400Regular.ttf', text, {
+      size: 48,
+      spacing: 0.2,
+    });
 
     const found = await call<FoundGlyphs>(app, '/tools/api/identify/glyphs', json('POST', { pictureId }));
     expect(found.status).toBe(200);

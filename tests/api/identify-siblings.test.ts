@@ -1,9 +1,8 @@
 import type { Hono } from 'hono';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { FoundGlyphs, IdentifyResult, UploadedPicture } from '../../src/contract/identify.ts';
+import type { FoundGlyphs, IdentifyResult } from '../../src/contract/identify.ts';
 import { call, json, type LibraryFixture } from '../helpers/font-library.ts';
-import { drawTextPicture, registerTestFont, seedIdentifyFixtures } from '../helpers/identify.ts';
+import { seedIdentifyFixtures, uploadIdentifyPicture } from '../helpers/identify.ts';
 import { closeToolsApp, openToolsApp } from '../helpers/tools.ts';
 
 // Identification through the API on a library holding two faces of one skeleton, M+ 1p with square
@@ -24,16 +23,7 @@ afterAll(async () => {
 
 /** Uploads a clean picture of `text` drawn in a fixture face and compares it with the library, characters confirmed. */
 async function identify(file: string, text: string, size: number): Promise<IdentifyResult> {
-  const family = registerTestFont(`tests/fixtures/identify-fonts/${file}`);
-  const { gray } = drawTextPicture({ lines: [text], family, size, spacing: 0.1 });
-  const png = await sharp(gray.data, { raw: { width: gray.width, height: gray.height, channels: 1 } })
-    .png()
-    .toBuffer();
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(png)]), 'sample.png');
-  const uploaded = await call<UploadedPicture>(app, '/tools/api/identify/picture', { method: 'POST', body: form });
-  expect(uploaded.status).toBe(200);
-  const pictureId = uploaded.data.pictureId;
+  const pictureId = await uploadIdentifyPicture(app, file, text, { size, spacing: 0.1 });
   const found = await call<FoundGlyphs>(app, '/tools/api/identify/glyphs', json('POST', { pictureId }));
   const boxes = found.data.lines.flatMap((line) => line.glyphs.map((glyph) => glyph.box));
   expect(boxes).toHaveLength([...text].length);

@@ -1,10 +1,15 @@
 import { createCanvas } from '@napi-rs/canvas';
+import type { Hono } from 'hono';
+import sharp from 'sharp';
+import { expect } from 'vitest';
+import type { UploadedPicture } from '../../src/contract/identify.ts';
 import { FONT_CATALOGUE } from '../../src/server/db/seed/font-catalogue.ts';
 import type { CatalogueEntry } from '../../src/server/db/seed/font-catalogue-types.ts';
 import { seedFonts } from '../../src/server/db/seed/fonts.ts';
 import { type GrayImage, grayOf } from '../../src/server/engine/identify/binarise.ts';
 import type { Box } from '../../src/server/engine/identify/segment.ts';
 import { acquireFace } from '../../src/server/engine/text/font-registry.ts';
+import { call } from './font-library.ts';
 
 // Pictures of text with known character boxes, drawn from the fixture fonts, for the glyph finder's
 // and the matcher's tests.
@@ -105,4 +110,26 @@ export async function seedIdentifyFixtures(gnos: readonly string[]): Promise<voi
   });
   const seeded = await seedFonts({ source: 'fixtures', fixturesDir: 'tests/fixtures/identify-fonts', catalogue });
   if (seeded.failed.length) throw new Error(`Fixtures not seeded: ${JSON.stringify(seeded.failed)}`);
+}
+
+/**
+ * Draws `text` in a face of tests/fixtures/identify-fonts/ (`file` under it), uploads the picture to the
+ * identification API as a PNG and answers its id.
+ */
+export async function uploadIdentifyPicture(
+  app: Hono,
+  file: string,
+  text: string,
+  options: { size: number; spacing: number },
+): Promise<string> {
+  const family = registerTestFont(`tests/fixtures/identify-fonts/${file}`);
+  const { gray } = drawTextPicture({ lines: [text], family, ...options });
+  const png = await sharp(gray.data, { raw: { width: gray.width, height: gray.height, channels: 1 } })
+    .png()
+    .toBuffer();
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(png)]), 'sample.png');
+  const uploaded = await call<UploadedPicture>(app, '/tools/api/identify/picture', { method: 'POST', body: form });
+  expect(uploaded.status).toBe(200);
+  return uploaded.data.pictureId;
 }
