@@ -19,7 +19,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
   if (isNonPagePath(pathname)) return next();
   // A page form (the editor's, say) is only taken from this site's own pages.
   if (context.request.method !== 'GET' && context.request.method !== 'HEAD') {
-    if (!fromSameSite(context.request.headers, context.url.origin)) {
+    if (!fromSameSite((name) => context.request.headers.get(name) ?? undefined, context.url.origin)) {
       return new Response('跨站提交已被拒绝：请在本站页面上操作', {
         status: 403,
         headers: { 'Content-Type': 'text/plain; charset=utf-8' },

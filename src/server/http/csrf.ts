@@ -13,15 +13,6 @@ import { forbidden } from './envelope.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** True when the request says it comes from `origin` (or from no page at all, as a typed URL). */
-export function fromSameSite(headers: Headers, requestOrigin: string): boolean {
-  const site = headers.get('sec-fetch-site');
-  if (site) return site === 'same-origin' || site === 'none';
-  const origin = headers.get('origin');
-  if (!origin) return true;
-  return origin === requestOrigin || origin === new URL(env().SITE_URL).origin;
-}
-
 function hasTokenCookie(cookieHeader: string | null): boolean {
   return (cookieHeader ?? '').split(';').some((part) => part.trim().startsWith(`${TOKEN_COOKIE}=`));
 }
@@ -29,22 +20,22 @@ function hasTokenCookie(cookieHeader: string | null): boolean {
 /** A request's header by its lower-case name, whichever way the request is held (web or Node). */
 export type HeaderOf = (name: string) => string | undefined;
 
+/** True when the request says it comes from `origin` (or from no page at all, as a typed URL). */
+export function fromSameSite(header: HeaderOf, requestOrigin: string): boolean {
+  const site = header('sec-fetch-site');
+  if (site) return site === 'same-origin' || site === 'none';
+  const origin = header('origin');
+  if (!origin) return true;
+  return origin === requestOrigin || origin === new URL(env().SITE_URL).origin;
+}
+
 /**
  * True when the request is a write that authenticates by the login cookie alone from another site:
  * the one request this guard refuses. `requestOrigin` is asked only when it matters.
  */
 export function crossSiteCookieWrite(method: string, header: HeaderOf, requestOrigin: () => string): boolean {
   if (!UNSAFE.has(method) || header(TOKEN_HEADER) || !hasTokenCookie(header('cookie') ?? null)) return false;
-  return !fromSameSite(new Headers(sameSiteHeaders(header)), requestOrigin());
-}
-
-function sameSiteHeaders(header: HeaderOf): Record<string, string> {
-  const picked: Record<string, string> = {};
-  for (const name of ['sec-fetch-site', 'origin']) {
-    const value = header(name);
-    if (value !== undefined) picked[name] = value;
-  }
-  return picked;
+  return !fromSameSite(header, requestOrigin());
 }
 
 /** Refuses a cross-site write that relies on the login cookie (403). */
