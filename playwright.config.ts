@@ -11,12 +11,11 @@ process.env['E2E_DATA_DIR'] = dataDir;
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  // Two browsers at once: a journey spends most of its time waiting for the page (a third of a core
-  // measured over the suite), so two share the machine with the unit suite and finish in about two thirds
-  // of the time. Each journey makes its own accounts and records and judges only them, so none depends on
-  // another's order; the tests of one file still run in turn.
+  // One browser: the journeys share one server and its data, and some walk every page of the site while
+  // others create and delete records (an article deleted mid-walk answers 404). Two browsers were tried
+  // and raced so; they also freed no time, as the unit suite takes the second core.
   fullyParallel: false,
-  workers: 2,
+  workers: 1,
   retries: 0,
   // Time limits only stop a journey that hangs; none judges speed (that is for tests/bench/). The
   // journeys share two cores with the unit suite in `npm test`, often beside other work: a state that
