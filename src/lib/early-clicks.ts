@@ -26,10 +26,16 @@ export function takeEarlySubmit(form: HTMLFormElement | null): boolean {
 /**
  * For an island's field marked `data-early-input="<key>"`: what was typed into it before the island
  * hydrated (the inline listener in Head.astro kept it), or undefined. Hydrating a controlled field
- * puts the island's state back into it, so the island starts from this instead.
+ * puts the island's state back into it, so the island starts from this instead. Call it from an
+ * effect: effects run once hydration has committed. Astro drops the island's `ssr` mark as soon as
+ * React's hydration is scheduled, which is earlier (React hydrates in a transition), so the listener
+ * keeps typing until the field is marked live here, not until the mark goes.
  */
 export function takeEarlyInput(key: string): string | undefined {
   if (typeof window === 'undefined') return undefined;
+  for (const field of document.querySelectorAll(`[data-early-input="${CSS.escape(key)}"]`)) {
+    field.setAttribute('data-live', '');
+  }
   const inputs = window.__earlyInputs ?? {};
   const value = inputs[key];
   delete inputs[key];

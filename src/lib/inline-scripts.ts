@@ -15,7 +15,7 @@ document.addEventListener(
   'input',
   function (event) {
     var field = event.target;
-    if (!(field instanceof Element) || !field.closest('astro-island[ssr]')) return;
+    if (!(field instanceof Element) || field.hasAttribute('data-live') || !field.closest('astro-island')) return;
     var key = field.getAttribute('data-early-input');
     if (key) window.__earlyInputs[key] = field.value;
   },

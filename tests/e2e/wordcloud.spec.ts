@@ -83,3 +83,26 @@ test('paste text, pick a shape and a font, see the cloud, and download it as PNG
   // The family is named beside the embedded face, so design tools find the installed font.
   expect(body).toMatch(/font-family:'cloud-face', '(ZCOOL KuaiLe|站酷快乐体)'/);
 });
+
+test('text pasted while the tool is still waking up is kept', async ({ page }) => {
+  // Astro drops the island's `ssr` mark as soon as React's hydration is scheduled; React then
+  // hydrates in a later task. A paste in that gap is the one a person makes while the page settles:
+  // the observer pastes exactly there, before React has put its own text back into the field.
+  const text = '造字联盟 字体 设计 字体 设计 字体';
+  await page.addInitScript((pasted) => {
+    new MutationObserver((changes, observer) => {
+      for (const change of changes) {
+        const island = change.target as Element;
+        if (island.hasAttribute('ssr')) continue;
+        const field = island.querySelector<HTMLTextAreaElement>('[data-early-input="wordcloud-text"]');
+        if (!field) continue;
+        observer.disconnect();
+        field.value = pasted;
+        field.dispatchEvent(new Event('input', { bubbles: true }));
+      }
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['ssr'] });
+  }, text);
+  await page.goto('/tools/wordcloud');
+  await expect(page.getByText(`${text.length} / 50,000`)).toBeVisible();
+  await expect(page.getByLabel(/粘贴文字/)).toHaveValue(text);
+});
