@@ -35,10 +35,11 @@ class ServersFirst extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    // Three files at once on two cores (Vitest's default there is one): much of a file's time waits
-    // for workers, child processes and sockets, and with two at a time a third of a core stayed idle
-    // beside the browser journeys. Each file has its own database, data folder and ports.
-    maxWorkers: 3,
+    // Two files at once even on two cores (Vitest's default there is one): half of a file's time is
+    // loading the server's modules, and much of the rest waits for workers, child processes and
+    // sockets. Each file has its own database, data folder and ports. A third took as much from the
+    // browser journeys beside it as it gave.
+    maxWorkers: 2,
     sequence: { sequencer: ServersFirst },
     projects: [
       {
