@@ -11,6 +11,8 @@ import * as workerThreads from 'node:worker_threads';
 import { gaugeReadings } from '../../src/server/engine/memory-gauges.ts';
 
 const CHANNEL = 'bench-memory-probe';
+/** Marks the worker that reads /proc for the main thread's report (see readProcess). */
+const PROCESS_READER = 'benchProcessReader';
 const MB = 1024 * 1024;
 const round = (bytes: number) => Math.round((bytes / MB) * 10) / 10;
 
@@ -181,8 +183,8 @@ if (workerThreads.isMainThread) {
     replies.length = 0;
     channel.postMessage({ type: 'ask' });
     // Workers busy with a long task answer late; a report without them says so by their absence.
-    setTimeout(() => {
-      const status = fs.readFileSync('/proc/self/status', 'utf8');
+    setTimeout(async () => {
+      const { status, resident } = await readProcess();
       const kb = (field: string) => Number(status.match(new RegExp(`^${field}:\\s+(\\d+)`, 'm'))?.[1] ?? 0) * 1024;
       const threads = [
         { thread: 'main', ...threadMemory() },
@@ -195,12 +197,35 @@ if (workerThreads.isMainThread) {
         rssMB: round(kb('VmRSS')),
         rssAnonMB: round(kb('RssAnon')),
         rssFileMB: round(kb('RssFile')),
-        resident: residentByKind(),
+        resident,
         workers: names.size,
         threads,
       };
       process.stderr.write(`MEMORY ${JSON.stringify(memory)}\n`);
     }, 2_000).unref();
+  });
+
+  /**
+   * /proc/self/status and the resident memory by kind, read in a thread of the probe's own, started
+   * for the reading and ended after it: the kernel takes 30–40 ms to write out this process's 2,000
+   * mappings and parsing their 50,000 lines takes more, which on the main thread was the largest delay
+   * the soak measured each minute.
+   */
+  async function readProcess(): Promise<{ status: string; resident: Record<string, number> }> {
+    const reader = new OriginalWorker(new URL(import.meta.url), { workerData: { [PROCESS_READER]: true } });
+    try {
+      return await new Promise((resolve, reject) => {
+        reader.once('message', resolve);
+        reader.once('error', reject);
+      });
+    } finally {
+      void reader.terminate();
+    }
+  }
+} else if ((workerThreads.workerData as Record<string, unknown> | undefined)?.[PROCESS_READER]) {
+  workerThreads.parentPort?.postMessage({
+    status: fs.readFileSync('/proc/self/status', 'utf8'),
+    resident: residentByKind(),
   });
 } else {
   channel.onmessage = (event: MessageEvent) => {
