@@ -3,6 +3,7 @@ import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { characterRanking } from '../../engine/char-frequency.ts';
 import { tongyongTable } from '../../engine/charsets.ts';
+import { FormShapes, formsToSearch, variantForms } from '../../engine/identify/form-shapes.ts';
 import { ReferenceFont } from '../../engine/identify/reference.ts';
 import { ReferenceStore } from '../../engine/identify/reference-store.ts';
 import type { GlyphDrawer } from '../../engine/identify/rerank.ts';
@@ -25,6 +26,11 @@ export interface FaceFile {
   id: string;
   key: string;
   sha256: string;
+  /**
+   * Whether the face judges which form of a character a glyph shows (script-faces.ts): it draws the
+   * other forms of 通用规范汉字表's characters too, which the reader's glyphs are searched among.
+   */
+  judge?: boolean;
 }
 
 /** Characters drawn between two looks at waiting requests: about 50 ms of work. */
@@ -76,6 +82,8 @@ export class LibraryReferences {
   #stopped = false;
   readonly #yieldToRequests: () => Promise<void>;
   readonly #held = new Map<string, { font: ReferenceFont; timer: NodeJS.Timeout }>();
+  /** The judging faces' drawings of the forms the reader lacks, kept once all are recorded. */
+  #shapes: { judges: string; shapes: FormShapes; complete: boolean } | undefined;
 
   /** `yieldToRequests` resolves when no request is waiting: the background work runs between requests. */
   constructor(directory: string | undefined, yieldToRequests: () => Promise<void>) {
@@ -109,6 +117,27 @@ export class LibraryReferences {
       }
     }
     return (sha256, character) => fonts.get(sha256)?.draw(character) ?? null;
+  }
+
+  /**
+   * The judging faces' descriptors of the forms the reader lacks (`readerKnows`), for finding a
+   * glyph's character by shape (engine/identify/form-shapes.ts): read from the index, never drawn
+   * here, so a request made before the background passes reach them searches those recorded.
+   */
+  formShapes(judges: readonly FaceFile[], readerKnows: (character: string) => boolean): FormShapes {
+    const key = judges.map((face) => face.sha256).join(' ');
+    if (this.#shapes?.judges === key && this.#shapes.complete) return this.#shapes.shapes;
+    const shapes = new FormShapes();
+    let complete = true;
+    for (const character of formsToSearch(readerKnows)) {
+      for (const face of judges) {
+        const descriptor = this.store.get(face.sha256, character);
+        if (descriptor === undefined) complete = false;
+        else if (descriptor) shapes.add(character, descriptor);
+      }
+    }
+    this.#shapes = { judges: key, shapes, complete };
+    return shapes;
   }
 
   /** The face held for drawing, taken now or still held from a recent drawing. */
@@ -175,9 +204,14 @@ export class LibraryReferences {
     const started = performance.now();
     do {
       this.#again = false;
-      for (const pass of preparationPasses()) {
+      const passes = preparationPasses();
+      // After the most used thousand, the judging faces draw the forms beyond the table, which
+      // the reader's glyphs are searched among (formShapes).
+      passes.splice(1, 0, variantForms());
+      for (const [index, pass] of passes.entries()) {
         for (const face of this.#library) {
           if (this.#stopped || this.#again) break;
+          if (index === 1 && !face.judge) continue;
           await this.#yieldToRequests();
           const absent = pass.filter((character) => !this.store.has(face.sha256, character));
           if (absent.length === 0) continue;
