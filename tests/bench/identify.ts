@@ -13,7 +13,7 @@
 //   server's figures; RERANK=0 the one thread without the second look; SAMPLE_TEXT=simplified
 //   Simplified text in every face, as runs before 2026-11-27 drew; FORMS=0 the one thread without
 //   weighing the reading's Traditional and Japanese forms against the glyph; SHAPES=0 the one thread
-//   without searching the forms the reader lacks by the glyph's shape; SPEED=n timed comparisons of
+//   without searching characters by the glyph's shape; SPEED=n timed comparisons of
 //   通用规范汉字表 characters, default 60)
 // Faces the library lacks come from Debian's packages, installed with
 //   apt-get install fonts-wqy-microhei fonts-wqy-zenhei fonts-arphic-ukai fonts-arphic-uming \
@@ -33,7 +33,7 @@ import { FONT_CATALOGUE } from '../../src/server/db/seed/font-catalogue.ts';
 import { characterRanking } from '../../src/server/engine/char-frequency.ts';
 import { tongyongTable } from '../../src/server/engine/charsets.ts';
 import { decodeFont } from '../../src/server/engine/convert.ts';
-import { FormShapes, formsToSearch } from '../../src/server/engine/identify/form-shapes.ts';
+import { charactersToSearch, FormShapes } from '../../src/server/engine/identify/form-shapes.ts';
 import { cropOfBox, describeBox, findGlyphs, looksHan } from '../../src/server/engine/identify/glyphs.ts';
 import {
   medianHeight,
@@ -228,11 +228,11 @@ function ensureIndexed(characters: string[]): void {
   }
 }
 
-// The judging faces' drawings of the forms the reader lacks, searched by the glyph's shape as the
+// The judging faces' drawings of the characters searched by the glyph's shape as the
 // server does (form-shapes.ts); kept in the references folder like the library's.
 const shapes = new FormShapes();
 if (process.env['SHAPES'] !== '0') {
-  const forms = formsToSearch((character) => reader.knows(character));
+  const forms = charactersToSearch((character) => reader.knows(character));
   for (const judge of judges) {
     const key = keyOf.get(judge) as string;
     const missing = store.missing([key], forms).get(key) ?? [];

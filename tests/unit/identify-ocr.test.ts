@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { FormShapes, formsToSearch } from '../../src/server/engine/identify/form-shapes.ts';
+import { charactersToSearch, FormShapes } from '../../src/server/engine/identify/form-shapes.ts';
 import { cropOfBox, describeBox, findGlyphs, looksHan } from '../../src/server/engine/identify/glyphs.ts';
 import { GlyphReader, type Suggestion } from '../../src/server/engine/identify/ocr.ts';
 import { ReferenceFont } from '../../src/server/engine/identify/reference.ts';
@@ -62,7 +62,7 @@ describe('reading the form a glyph shows', () => {
   function formShapes(): FormShapes {
     if (!shapes) {
       shapes = new FormShapes();
-      for (const character of formsToSearch((c) => reader.knows(c))) {
+      for (const character of charactersToSearch((c) => reader.knows(c))) {
         for (const font of judges.values()) {
           const descriptor = font.describe(character);
           if (descriptor) shapes.add(character, descriptor);

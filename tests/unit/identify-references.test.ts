@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, test } from 'vitest';
 import { glyphSimilarity } from '../../src/server/engine/identify/features.ts';
-import { FormShapes, variantForms } from '../../src/server/engine/identify/form-shapes.ts';
+import { charactersToSearch, FormShapes, variantForms } from '../../src/server/engine/identify/form-shapes.ts';
 import { ReferenceFont } from '../../src/server/engine/identify/reference.ts';
 import { INDEX_VERSION, ReferenceStore } from '../../src/server/engine/identify/reference-store.ts';
 import { shareFontRegistry } from '../../src/server/engine/text/font-registry.ts';
@@ -176,6 +176,15 @@ describe('the forms the reader lacks, searched by shape', () => {
     for (const form of '階駅発歸國學') expect(forms.has(form)).toBe(true);
     // The table's own characters are prepared for every face already.
     for (const character of '阶驿发归国学') expect(forms.has(character)).toBe(false);
+  });
+
+  test('searches the characters of 通用规范汉字表 the reader knows and the other forms it does not', () => {
+    const knows = new Set([...'阶驿图归隋默']);
+    const searched = new Set(charactersToSearch((character) => knows.has(character)));
+    for (const character of '阶驿图归隋默') expect(searched.has(character)).toBe(true);
+    for (const form of '階駅図帰歸圖') expect(searched.has(form)).toBe(true);
+    // A character of the table the reader cannot answer is no answer it could have misread.
+    for (const character of '永和国') expect(searched.has(character)).toBe(false);
   });
 
   test('finds a glyph drawn in another face among packed drawings, each character once', () => {

@@ -1,15 +1,16 @@
 import { tongyongTable } from '../charsets.ts';
-import { DESCRIPTOR_LENGTH, glyphSimilarity } from './features.ts';
-import { PAYLOAD_BYTES, packDescriptor, unpackDescriptor } from './reference-store.ts';
+import { PAYLOAD_BYTES, packDescriptor, similarityToPacked } from './reference-store.ts';
 import { otherForms, type ShapeMatch } from './variants.ts';
 
 // The reader's model lacks most Traditional and Japanese forms (階, 駅, 発) and reads them as a shape
-// it knows, often one with no form in common with the glyph (階 as 隋, 駅 as 职), so the forms of its
-// readings (variants.ts) never reach the right character. These are the candidates found by shape
-// instead: the other forms of 通用规范汉字表's characters that the reader lacks, drawn once in the
-// judging faces and kept as reference descriptors (the index's 452 packed bytes each: about 8 MB for
-// seven faces, where Float32 would take 29 MB). A glyph's descriptor is compared with all of them, a
-// few thousand dot products, and the nearest few are weighed by their drawings as the forms are.
+// it knows, often one with no form in common with the glyph (駅 as 默, 敵 as 敲), so the forms of its
+// readings (variants.ts) never reach the right character; and it misreads some characters it knows
+// as others it knows (遍 as 逼, 農 as 晨). These are the candidates found by shape instead: every
+// character of 通用规范汉字表 the reader can answer and every other form of them it cannot, drawn in
+// the judging faces and kept as the reference index's packed descriptors (452 bytes each: about 25 MB
+// for seven faces, where Float32 would take 96 MB). A glyph's descriptor is compared with all of them
+// without unpacking (some 55 000 comparisons, tens of ms, made only when the reader is unsure), and the
+// nearest few are weighed by their drawings as the forms are.
 
 let forms: string[] | undefined;
 
@@ -27,28 +28,24 @@ export function variantForms(): string[] {
   return forms;
 }
 
-let searched: string[] | undefined;
-
 /**
- * The characters searched by shape for a reader: every other form of 通用规范汉字表's characters
- * (some of them in the table, 颶 for 飓) that the reader cannot answer.
+ * The characters searched by shape for a reader: those of 通用规范汉字表 it can answer (it misreads
+ * some of them as another it knows, 遍 as 逼, beyond its first readings) and the other forms of the
+ * table's characters that it cannot (駅, 敵; 颶 for 飓, which the table also holds).
  */
-export function formsToSearch(readerKnows: (character: string) => boolean): string[] {
-  if (!searched) {
-    const found = new Set<string>();
-    for (const character of tongyongTable()) {
-      for (const form of otherForms(character)) if (!readerKnows(form)) found.add(form);
-    }
-    searched = [...found];
+export function charactersToSearch(readerKnows: (character: string) => boolean): string[] {
+  const found = new Set<string>();
+  for (const character of tongyongTable()) {
+    if (readerKnows(character)) found.add(character);
+    for (const form of otherForms(character)) if (!readerKnows(form)) found.add(form);
   }
-  return searched.filter((character) => !readerKnows(character));
+  return [...found];
 }
 
 /** Descriptors of characters drawn in several faces, searched for the nearest to a glyph's. */
 export class FormShapes {
   #characters: string[] = [];
   #packed = new Uint8Array(0);
-  readonly #scratch = new Float32Array(DESCRIPTOR_LENGTH);
 
   /** How many drawings (a character in a face) are held. */
   get size(): number {
@@ -72,7 +69,7 @@ export class FormShapes {
     const best = new Map<string, number>();
     for (let i = 0; i < this.#characters.length; i++) {
       const character = this.#characters[i] as string;
-      const similarity = glyphSimilarity(descriptor, unpackDescriptor(this.#packed, i * PAYLOAD_BYTES, this.#scratch));
+      const similarity = similarityToPacked(descriptor, this.#packed, i * PAYLOAD_BYTES);
       if (similarity > (best.get(character) ?? Number.NEGATIVE_INFINITY)) best.set(character, similarity);
     }
     return [...best]

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DENSITY_LENGTH, DESCRIPTOR_LENGTH, EDGE_LENGTH } from './features.ts';
+import { DENSITY_LENGTH, DESCRIPTOR_LENGTH, EDGE_LENGTH, similarityOfParts } from './features.ts';
 
 // The reference index: each library face's descriptor of each character, drawn once and then only
 // looked up, so a request costs a lookup per face and glyph, not a drawing of the library.
@@ -61,6 +61,30 @@ export function unpackDescriptor(
   descriptor[EDGE_LENGTH + DENSITY_LENGTH] = view.getFloat32(4, true);
   descriptor[EDGE_LENGTH + DENSITY_LENGTH + 1] = view.getFloat32(8, true);
   return descriptor;
+}
+
+/**
+ * glyphSimilarity (features.ts) of a descriptor and one packed by packDescriptor, read from the bytes
+ * as they lie: a search over thousands of packed references (form-shapes.ts) unpacks none of them.
+ */
+export function similarityToPacked(descriptor: Float32Array, bytes: Uint8Array, offset = 0): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset + offset, 12);
+  let edges = 0;
+  const start = offset + 12;
+  for (let i = 0; i < EDGE_LENGTH; i++) edges += (descriptor[i] as number) * (bytes[start + i] as number);
+  edges *= view.getFloat32(0, true) / 255;
+  let density = 0;
+  const densities = start + EDGE_LENGTH;
+  for (let i = 0; i < DENSITY_LENGTH; i++) {
+    density += Math.abs((descriptor[EDGE_LENGTH + i] as number) - (bytes[densities + i] as number) / 255);
+  }
+  return similarityOfParts(
+    edges,
+    density,
+    descriptor[EDGE_LENGTH + DENSITY_LENGTH] as number,
+    view.getFloat32(4, true),
+    Math.abs((descriptor[EDGE_LENGTH + DENSITY_LENGTH + 1] as number) - view.getFloat32(8, true)),
+  );
 }
 
 /** Where a face's records are: by rank for the common characters, by code point for the rest. */

@@ -72,7 +72,7 @@ export function otherForms(character: string): string[] {
 /**
  * The suggestions with the form the glyph shows first: the first reading, the other forms of the
  * first READINGS readings, the readings that have such forms and (from `nearestShapes`, the
- * characters the reader lacks nearest the glyph's shape) the few found by shape are each drawn in
+ * characters nearest the glyph's shape) the few found by shape are each drawn in
  * the judging faces, each scored by its best likeness to the glyph; a form scoring FORM_MARGIN above
  * the first reading leads, the reading after it.
  */
@@ -93,10 +93,10 @@ export function preferDrawnForm(
     if (others.length) forms.add(suggestion.character);
     for (const form of others) forms.add(form);
   }
-  // Characters the reader lacks, found by the glyph's shape (form-shapes.ts), when the reader is
-  // unsure: the glyph of 階, read as 隋, finds 階 among them. Only those whose descriptor is near enough:
-  // a brush glyph is far from every judging face's drawing, and a dense form drawn in a light
-  // face can then outscore the reading's own drawing.
+  // Characters found by the glyph's shape (form-shapes.ts), when the reader is unsure: the glyph
+  // of 駅, read as 默, finds 駅 among them. Only those whose descriptor is near enough: a brush
+  // glyph is far from every judging face's drawing, and a dense form drawn in a light face can then
+  // outscore the reading's own drawing.
   if (nearestShapes && first.confidence < SURE_READING) {
     for (const match of nearestShapes(SHAPES_WEIGHED)) if (match.similarity >= SHAPE_FLOOR) forms.add(match.character);
   }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { characterRanking } from '../../engine/char-frequency.ts';
 import { tongyongTable } from '../../engine/charsets.ts';
-import { FormShapes, formsToSearch, variantForms } from '../../engine/identify/form-shapes.ts';
+import { charactersToSearch, FormShapes, variantForms } from '../../engine/identify/form-shapes.ts';
 import { ReferenceFont } from '../../engine/identify/reference.ts';
 import { ReferenceStore } from '../../engine/identify/reference-store.ts';
 import type { GlyphDrawer } from '../../engine/identify/rerank.ts';
@@ -82,8 +82,8 @@ export class LibraryReferences {
   #stopped = false;
   readonly #yieldToRequests: () => Promise<void>;
   readonly #held = new Map<string, { font: ReferenceFont; timer: NodeJS.Timeout }>();
-  /** The judging faces' drawings of the forms the reader lacks, kept once all are recorded. */
-  #shapes: { judges: string; shapes: FormShapes; complete: boolean } | undefined;
+  /** The judging faces' drawings of the characters searched by shape, kept once all are recorded. */
+  #shapes: { judges: string; shapes: FormShapes; pending: (readonly [string, string])[] } | undefined;
 
   /** `yieldToRequests` resolves when no request is waiting: the background work runs between requests. */
   constructor(directory: string | undefined, yieldToRequests: () => Promise<void>) {
@@ -120,24 +120,28 @@ export class LibraryReferences {
   }
 
   /**
-   * The judging faces' descriptors of the forms the reader lacks (`readerKnows`), for finding a
-   * glyph's character by shape (engine/identify/form-shapes.ts): read from the index, never drawn
-   * here, so a request made before the background passes reach them searches those recorded.
+   * The judging faces' descriptors of the characters searched by shape for the reader (`readerKnows`,
+   * engine/identify/form-shapes.ts): read from the index, never drawn here, so a request made before
+   * the background passes reach them searches those recorded.
    */
   formShapes(judges: readonly FaceFile[], readerKnows: (character: string) => boolean): FormShapes {
     const key = judges.map((face) => face.sha256).join(' ');
-    if (this.#shapes?.judges === key && this.#shapes.complete) return this.#shapes.shapes;
-    const shapes = new FormShapes();
-    let complete = true;
-    for (const character of formsToSearch(readerKnows)) {
-      for (const face of judges) {
-        const descriptor = this.store.get(face.sha256, character);
-        if (descriptor === undefined) complete = false;
-        else if (descriptor) shapes.add(character, descriptor);
-      }
+    if (this.#shapes?.judges !== key) {
+      const pending = charactersToSearch(readerKnows).flatMap((character) =>
+        judges.map((face) => [face.sha256, character] as const),
+      );
+      this.#shapes = { judges: key, shapes: new FormShapes(), pending };
     }
-    this.#shapes = { judges: key, shapes, complete };
-    return shapes;
+    const held = this.#shapes;
+    // Each call takes in what the background passes have recorded since the last.
+    if (held.pending.length) {
+      held.pending = held.pending.filter(([face, character]) => {
+        const descriptor = this.store.get(face, character);
+        if (descriptor) held.shapes.add(character, descriptor);
+        return descriptor === undefined;
+      });
+    }
+    return held.shapes;
   }
 
   /** The face held for drawing, taken now or still held from a recent drawing. */

@@ -120,7 +120,7 @@ function glyphReader(): Promise<GlyphReader> {
 
 /**
  * The reader's suggestions for each box; for a box as wide as a Chinese character, the reading's
- * Traditional and Japanese forms, and the forms the reader lacks nearest the glyph's shape
+ * Traditional and Japanese forms, and the characters nearest the glyph's shape
  * (form-shapes.ts), weighed against the glyph in the judging faces (variants.ts): the reader knows
  * few of them and answers the Simplified form or whatever it knows that looks closest.
  */
@@ -139,7 +139,7 @@ async function suggest(
     const han = looksHan(found, box);
     const suggestions = await read.read(found.gray, box, false, 5, han);
     const crop = han && draw ? cropOfBox(found, box) : null;
-    // The characters the reader lacks nearest the glyph's shape, searched only when it is unsure.
+    // The characters nearest the glyph's shape, searched only when the reader is unsure.
     const nearest = (count: number) => {
       const descriptor = describeBox(found, box);
       return descriptor && shapes ? shapes.nearest(descriptor, count) : [];
