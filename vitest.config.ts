@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // With TEST_DATABASE_URL set (CI starts a PostgreSQL server), the database suite runs twice: once
 // on embedded PGlite like everything else, once on PostgreSQL, so both engines pass the same tests.
@@ -18,12 +19,28 @@ const shared = {
 } as const;
 const env = { LOG_LEVEL: 'silent', NODE_ENV: 'test' };
 
+/**
+ * Files that start whole servers (tests/platform: `npm start` itself; tests/db: nodes, PostgreSQL,
+ * nginx) first, of every project, then Vitest's own order. They spend most of their time waiting on
+ * the processes they start, so they overlap well with the rest; run last (Vitest runs one project's
+ * files after the other's, and a fresh clone has no record of durations) they left one of them
+ * running alone for a minute.
+ */
+class ServersFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const startsServers = (file: TestSpecification) => /[/\\]tests[/\\](platform|db)[/\\]/.test(file.moduleId);
+    return (await super.sort(files)).sort((a, b) => Number(startsServers(b)) - Number(startsServers(a)));
+  }
+}
+
 export default defineConfig({
   test: {
     // Two files at once even on two cores (Vitest's default there is one): half of a file's time is
     // loading the server's modules, and much of the rest waits for workers, child processes and
-    // sockets. Each file has its own database, data folder and ports.
+    // sockets. Each file has its own database, data folder and ports. A third took as much from the
+    // browser journeys beside it as it gave.
     maxWorkers: 2,
+    sequence: { sequencer: ServersFirst },
     projects: [
       {
         test: {

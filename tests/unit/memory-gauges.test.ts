@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { Hono } from 'hono';
+import { afterAll, describe, expect, test, vi } from 'vitest';
 import { FaceCache } from '../../src/server/engine/face-cache.ts';
 import type { SubsetFace } from '../../src/server/engine/hb-subset.ts';
 import { gaugeReadings } from '../../src/server/engine/memory-gauges.ts';
 import { HotStorage } from '../../src/server/storage/hot.ts';
 import { LocalStorage } from '../../src/server/storage/local.ts';
+import { SUBSET_MEMORY_MS, subsetAnswerCache } from '../../src/server/webfont/answers.ts';
 
 // Each cache bounded in bytes says what it holds against its bound, so that a soak can tell which
 // part of the process's memory a cache is.
@@ -44,5 +46,22 @@ describe('memory gauges', () => {
     const reading = gaugeReadings()['hot storage'];
     expect(reading).toMatchObject({ bytes: 3000, entries: 1 });
     expect(reading?.limitBytes).toBeGreaterThan(3000);
+  });
+
+  test('subset answers: an expired answer gives its memory back without being asked for again', async () => {
+    vi.useFakeTimers();
+    // lru-cache takes a start time of 0 as "no time": the fake clock starts there.
+    vi.advanceTimersByTime(1000);
+    try {
+      const app = new Hono().post('/webfont/http', subsetAnswerCache(), (c) => c.json({ data: 'x'.repeat(5000) }));
+      const call = () => app.request('/webfont/http', { method: 'POST', body: '[{"gno":"a","text":"永"}]' });
+      expect((await call()).status).toBe(200);
+      expect(gaugeReadings()['subset answers']).toMatchObject({ entries: 1 });
+      expect(gaugeReadings()['subset answers']?.bytes).toBeGreaterThan(5000);
+      vi.advanceTimersByTime(2 * SUBSET_MEMORY_MS);
+      expect(gaugeReadings()['subset answers']).toMatchObject({ bytes: 0, entries: 0 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

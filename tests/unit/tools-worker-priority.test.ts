@@ -1,11 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
+import { SeedThread } from '../../src/server/db/seed/off-thread.ts';
 import { serverSource } from '../../src/server/paths.ts';
+import { closeIdentifyHost, identifyHost } from '../../src/server/tools/identify/host.ts';
 
-// Job workers run below the server's own scheduling priority, whatever the server's is: a server
-// started under `nice` must not find its conversions level with its pages and small jobs.
+// Workers run below the server's own scheduling priority, whatever the server's is: a server started
+// under `nice` must not find its conversions level with its pages and small jobs, and on two cores a
+// page is served at once while identification prepares its references or a family is seeded.
 
 /** The threads of this process and their nice values (Linux keeps one per thread). */
 function threadNices(): Map<string, number> {
@@ -18,21 +21,44 @@ function threadNices(): Map<string, number> {
   return nices;
 }
 
-describe.runIf(process.platform === 'linux')('a job worker’s priority', () => {
-  test('is ten below the server’s own, not a fixed value', async () => {
-    // The server here runs two steps below normal, as if started under `nice -n 2`; new threads
-    // inherit it.
-    const own = Math.min(17, os.getPriority(0) + 2);
-    os.setPriority(0, own);
+/** The nice values of the threads started since `before` was read. */
+function newThreadNices(before: ReadonlySet<string>): number[] {
+  return [...threadNices()].filter(([tid]) => !before.has(tid)).map(([, nice]) => nice);
+}
+
+describe.runIf(process.platform === 'linux')('a worker’s priority', () => {
+  // The server here runs two steps below normal, as if started under `nice -n 2`; new threads
+  // inherit it.
+  const own = Math.min(17, os.getPriority(0) + 2);
+  os.setPriority(0, own);
+  afterAll(() => closeIdentifyHost());
+
+  test('a job worker: ten below the server’s own, not a fixed value', async () => {
     const before = new Set(threadNices().keys());
     const worker = new Worker(serverSource('tools', 'worker.ts'), { workerData: { nice: 10 } });
     try {
       // Waits for the worker to load its modules and lower itself.
-      await expect
-        .poll(() => [...threadNices()].filter(([tid]) => !before.has(tid)).map(([, nice]) => nice), { timeout: 60_000 })
-        .toContain(Math.min(19, own + 10));
+      await expect.poll(() => newThreadNices(before), { timeout: 60_000 }).toContain(Math.min(19, own + 10));
     } finally {
       await worker.terminate();
+    }
+  });
+
+  test('the identification worker: five below, answers and background preparation alike', async () => {
+    const before = new Set(threadNices().keys());
+    identifyHost().prepare([]);
+    await expect.poll(() => newThreadNices(before)).toContain(own + 5);
+    // Not as low as background work: a person waits for its answers.
+    expect(newThreadNices(before)).not.toContain(Math.min(19, own + 10));
+  });
+
+  test('the seeding worker: ten below', async () => {
+    const before = new Set(threadNices().keys());
+    const seeding = new SeedThread();
+    try {
+      await expect.poll(() => newThreadNices(before)).toContain(Math.min(19, own + 10));
+    } finally {
+      await seeding.close();
     }
   });
 });

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { shareFontRegistry } from '../engine/text/font-registry.ts';
+import { BACKGROUND_WORK_NICE, PROMPT_WORK_NICE } from '../engine/thread-priority.ts';
 import { serverSource } from '../paths.ts';
 import type { Progress } from './task-types.ts';
 import type { TaskResults, ToolTask } from './tasks.ts';
@@ -19,13 +20,6 @@ export type Lane = 'quick' | 'small' | 'job' | 'background';
 const SMALL_WORKERS = 1;
 /** Workers kept prompt: the quick one and the small jobs'. */
 const PROMPT_WORKERS = 1 + SMALL_WORKERS;
-/**
- * How much lower than the server's own the scheduling priority (nice value) of job workers is. A
- * conversion may keep a processor busy for a minute; at a lower priority it takes only what the
- * server's own thread and the prompt workers leave, so pages, the API and a small job are served
- * first on a machine with two cores.
- */
-const LONG_WORK_NICE = 10;
 
 /** A task failed: `userFacing` messages are Chinese and meant for the user, others for the log. */
 export class ToolTaskError extends Error {
@@ -62,7 +56,7 @@ interface Slot {
   worker: Worker;
   running: Queued | undefined;
   timer: NodeJS.Timeout | undefined;
-  /** A job worker (long work, at LONG_WORK_NICE) rather than a prompt one. */
+  /** A job worker (long work, at BACKGROUND_WORK_NICE) rather than a prompt one. */
   long: boolean;
 }
 
@@ -168,7 +162,11 @@ export class ToolsPool {
     // Tool workers draw text (pixel fonts, word clouds, identification): they share the process's
     // one register of drawing faces, which must exist before they start.
     shareFontRegistry();
-    const worker = new Worker(WORKER_FILE, { workerData: { nice: long ? LONG_WORK_NICE : 0 } });
+    // A conversion may keep a processor busy for a minute: at the background priority it takes only
+    // what the server's own thread and the prompt workers leave. Prompt work sits just below the
+    // server's thread, so pages and the API are served first on a machine with two cores.
+    const nice = long ? BACKGROUND_WORK_NICE : PROMPT_WORK_NICE;
+    const worker = new Worker(WORKER_FILE, { workerData: { nice } });
     worker.unref();
     const slot: Slot = { worker, running: undefined, timer: undefined, long };
     this.#slots.push(slot);

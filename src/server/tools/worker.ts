@@ -1,8 +1,8 @@
 // A worker thread of the tools pool (tools-pool.ts): runs one font task at a time and reports its
 // progress. Runs on Node 24 directly (types are stripped), like the subset workers.
-import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { FontInputError } from '../engine/font-errors.ts';
+import { lowerThreadPriority } from '../engine/thread-priority.ts';
 import { runTask, type ToolTask } from './tasks.ts';
 
 /** A message from a tools worker: progress of a task, its result, or why it failed. */
@@ -14,17 +14,8 @@ export type ToolReply =
 const port = parentPort;
 if (!port) throw new Error('tools-worker.ts must run as a worker thread');
 
-// Job workers run at a lower priority (pool.ts): on Linux a nice value belongs to one thread, this one.
-// The value is added to the server's own, so a server started under `nice` keeps its job workers
-// below itself rather than level with it.
-const { nice } = (workerData ?? {}) as { nice?: number };
-if (nice) {
-  try {
-    os.setPriority(0, Math.min(19, os.getPriority(0) + nice));
-  } catch {
-    // A platform that does not let a thread lower its own priority runs it as it is.
-  }
-}
+// Below the server's own thread, job workers further below than prompt ones (pool.ts).
+lowerThreadPriority(((workerData ?? {}) as { nice?: number }).nice ?? 0);
 
 port.on('message', async ({ id, task }: { id: number; task: ToolTask }) => {
   const send = (reply: ToolReply) => port.postMessage(reply);

@@ -1,0 +1,23 @@
+import os from 'node:os';
+
+// Worker threads that do long or background work run below the server's own thread, so that on a
+// machine with two cores a page or an API read is served at once while fonts are drawn, converted or
+// seeded beside it. On Linux a nice value belongs to one thread: a worker lowers its own.
+
+/** Tool work a person waits for (a pixel preview, a word cloud, an identification): a little lower. */
+export const PROMPT_WORK_NICE = 5;
+/** Work nobody watches closely (a conversion, seeding, re-encoding a download): much lower. */
+export const BACKGROUND_WORK_NICE = 10;
+
+/**
+ * Lowers the calling thread's scheduling priority by `by` (added to what the process already has,
+ * so a server started under `nice` keeps its workers below itself rather than level with it).
+ */
+export function lowerThreadPriority(by: number): void {
+  if (by <= 0) return;
+  try {
+    os.setPriority(0, Math.min(19, os.getPriority(0) + by));
+  } catch {
+    // A platform that does not let a thread lower its own priority runs it as it is.
+  }
+}
