@@ -12,7 +12,8 @@
 //   library lacks, default 30; SEED=n another set of pictures, default 15; ONE_THREAD=0 only the
 //   server's figures; RERANK=0 the one thread without the second look; SAMPLE_TEXT=simplified
 //   Simplified text in every face, as runs before 2026-11-27 drew; FORMS=0 the one thread without
-//   weighing the reading's Traditional and Japanese forms against the glyph; SPEED=n timed comparisons of
+//   weighing the reading's Traditional and Japanese forms against the glyph; SHAPES=0 the one thread
+//   without searching characters by the glyph's shape; SPEED=n timed comparisons of
 //   通用规范汉字表 characters, default 60)
 // Faces the library lacks come from Debian's packages, installed with
 //   apt-get install fonts-wqy-microhei fonts-wqy-zenhei fonts-arphic-ukai fonts-arphic-uming \
@@ -32,6 +33,7 @@ import { FONT_CATALOGUE } from '../../src/server/db/seed/font-catalogue.ts';
 import { characterRanking } from '../../src/server/engine/char-frequency.ts';
 import { tongyongTable } from '../../src/server/engine/charsets.ts';
 import { decodeFont } from '../../src/server/engine/convert.ts';
+import { charactersToSearch, FormShapes } from '../../src/server/engine/identify/form-shapes.ts';
 import { cropOfBox, describeBox, findGlyphs, looksHan } from '../../src/server/engine/identify/glyphs.ts';
 import {
   medianHeight,
@@ -226,6 +228,25 @@ function ensureIndexed(characters: string[]): void {
   }
 }
 
+// The judging faces' drawings of the characters searched by the glyph's shape as the
+// server does (form-shapes.ts); kept in the references folder like the library's.
+const shapes = new FormShapes();
+if (process.env['SHAPES'] !== '0') {
+  const forms = charactersToSearch((character) => reader.knows(character));
+  for (const judge of judges) {
+    const key = keyOf.get(judge) as string;
+    const missing = store.missing([key], forms).get(key) ?? [];
+    store.add(
+      key,
+      missing.map((character) => [character, fontOf(judge).describe(character)] as const),
+    );
+    for (const character of forms) {
+      const descriptor = store.get(key, character);
+      if (descriptor) shapes.add(character, descriptor);
+    }
+  }
+}
+
 async function grayOfJpeg(jpeg: Buffer) {
   const { data, info } = await sharp(jpeg)
     .flatten({ background: '#ffffff' })
@@ -245,7 +266,13 @@ async function inThread(picture: Picture): Promise<Outcome> {
     const suggestions = await reader.read(found.gray, box, false, 5, han);
     // As the server does: the reading's other forms weighed against the glyph (FORMS=0 leaves it out).
     const crop = han && process.env['FORMS'] !== '0' ? cropOfBox(found, box) : null;
-    const chosen = crop ? preferDrawnForm(suggestions, crop, judges, (id, c) => fontOf(id).draw(c)) : suggestions;
+    const nearest = (count: number) => {
+      const descriptor = describeBox(found, box);
+      return descriptor && shapes.size ? shapes.nearest(descriptor, count) : [];
+    };
+    const chosen = crop
+      ? preferDrawnForm(suggestions, crop, judges, (id, c) => fontOf(id).draw(c), nearest)
+      : suggestions;
     read += chosen[0]?.character ?? '?';
   }
   const t1 = performance.now();

@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { cropOfBox, findGlyphs, looksHan } from '../../src/server/engine/identify/glyphs.ts';
-import { GlyphReader } from '../../src/server/engine/identify/ocr.ts';
+import { charactersToSearch, FormShapes } from '../../src/server/engine/identify/form-shapes.ts';
+import { cropOfBox, describeBox, findGlyphs, looksHan } from '../../src/server/engine/identify/glyphs.ts';
+import { GlyphReader, type Suggestion } from '../../src/server/engine/identify/ocr.ts';
 import { ReferenceFont } from '../../src/server/engine/identify/reference.ts';
-import { preferDrawnForm } from '../../src/server/engine/identify/variants.ts';
+import { preferDrawnForm, SHAPE_FLOOR, SURE_READING } from '../../src/server/engine/identify/variants.ts';
 import { drawTextPicture, fixtureFont, registerTestFont } from '../helpers/identify.ts';
 
 let reader: GlyphReader;
@@ -56,20 +57,44 @@ describe('reading the form a glyph shows', () => {
   ]);
   const draw = (face: string, character: string) => judges.get(face)?.draw(character) ?? null;
 
-  async function readForms(text: string, file: string): Promise<{ reader: string; forms: string }> {
+  // The judging faces' drawings of the forms the reader lacks, as the server keeps them in its index.
+  let shapes: FormShapes | undefined;
+  function formShapes(): FormShapes {
+    if (!shapes) {
+      shapes = new FormShapes();
+      for (const character of charactersToSearch((c) => reader.knows(c))) {
+        for (const font of judges.values()) {
+          const descriptor = font.describe(character);
+          if (descriptor) shapes.add(character, descriptor);
+        }
+      }
+    }
+    return shapes;
+  }
+
+  async function readForms(
+    text: string,
+    file: string,
+    byShape = false,
+  ): Promise<{ reader: string; forms: string; all: Suggestion[][] }> {
     const picture = drawTextPicture({ lines: [text], family: registerTestFont(file), size: 48, spacing: 0.2 });
     const found = findGlyphs(picture.gray);
     const boxes = found.lines.flatMap((line) => line.glyphs);
     expect(boxes).toHaveLength([...text].length);
     let reader_ = '';
     let forms = '';
+    const all: Suggestion[][] = [];
     for (const box of boxes) {
       const suggestions = await reader.read(found.gray, box, false, 5, looksHan(found, box));
       reader_ += suggestions[0]?.character ?? '';
       const crop = cropOfBox(found, box) as NonNullable<ReturnType<typeof cropOfBox>>;
-      forms += preferDrawnForm(suggestions, crop, [...judges.keys()], draw)[0]?.character ?? '';
+      const descriptor = describeBox(found, box) as Float32Array;
+      const nearest = byShape ? (count: number) => formShapes().nearest(descriptor, count) : undefined;
+      const chosen = preferDrawnForm(suggestions, crop, [...judges.keys()], draw, nearest);
+      all.push(chosen);
+      forms += chosen[0]?.character ?? '';
     }
-    return { reader: reader_, forms };
+    return { reader: reader_, forms, all };
   }
 
   test('reads Japanese and Traditional forms the reader takes for Simplified ones', async () => {
@@ -89,10 +114,51 @@ describe('reading the form a glyph shows', () => {
     expect(right(forms)).toEqual(expect.arrayContaining(right(read)));
   });
 
+  test('finds by shape the forms the reader lacks and reads as a character with no form in common', async () => {
+    // The reader has none of these and answers characters unrelated to them (駅 as 默, 敵 as 敲,
+    // 異 as 翼, 観 as 龢): no form of its readings is the glyph's, so only a search by shape finds
+    // them. (階, read as 隋 at 0.96, is a reading the reader is sure of and stays.)
+    const text = '駅敵異観';
+    const file = 'tests/fixtures/identify-fonts/noto-serif-jp/NotoSerifJP_400Regular.ttf';
+    for (const character of text) expect(reader.knows(character)).toBe(false);
+    const before = await readForms(text, file);
+    const after = await readForms(text, file, true);
+    const right = (answer: string) => [...answer].filter((character, i) => character === [...text][i]).length;
+    expect(right(before.forms)).toBe(0);
+    expect(after.forms).toBe(text);
+    // The reader's own reading stays among the suggestions, for the person to pick if the shape was wrong.
+    after.all.forEach((suggestions, i) => {
+      expect(suggestions.map((suggestion) => suggestion.character)).toContain([...before.reader][i]);
+    });
+  });
+
   test('keeps Simplified readings of Simplified glyphs', async () => {
     const text = '归发国气广体与图';
     const { reader: read, forms } = await readForms(text, fixtureFont('noto-sans-sc', 'NotoSansSC_400Regular.ttf'));
     expect(read).toBe(text);
     expect(forms).toBe(text);
+    expect((await readForms(text, fixtureFont('noto-sans-sc', 'NotoSansSC_400Regular.ttf'), true)).forms).toBe(text);
+  });
+
+  test('weighs characters found by shape only for an unsure reading and a shape near enough', async () => {
+    // A brush glyph is far from every judging face's drawing, and a dense form the reader lacks can
+    // then be drawn more like it than the reading is (题 read right, at 1.0, lost to 飆): the reader's
+    // sure readings are kept, and only forms whose descriptor is near the glyph's are weighed.
+    const picture = drawTextPicture({
+      lines: ['階'],
+      family: registerTestFont('tests/fixtures/identify-fonts/noto-serif-jp/NotoSerifJP_400Regular.ttf'),
+      size: 48,
+      spacing: 0.2,
+    });
+    const found = findGlyphs(picture.gray);
+    const box = found.lines[0]?.glyphs[0] as NonNullable<(typeof found.lines)[number]['glyphs'][number]>;
+    const crop = cropOfBox(found, box) as NonNullable<ReturnType<typeof cropOfBox>>;
+    const choose = (confidence: number, similarity: number) =>
+      preferDrawnForm([{ character: '隋', confidence }], crop, [...judges.keys()], draw, () => [
+        { character: '階', similarity },
+      ])[0]?.character;
+    expect(choose(0.6, 0.8)).toBe('階');
+    expect(choose(SURE_READING, 0.8)).toBe('隋');
+    expect(choose(0.6, SHAPE_FLOOR - 0.01)).toBe('隋');
   });
 });

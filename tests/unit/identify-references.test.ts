@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, test } from 'vitest';
 import { glyphSimilarity } from '../../src/server/engine/identify/features.ts';
+import { charactersToSearch, FormShapes, variantForms } from '../../src/server/engine/identify/form-shapes.ts';
 import { ReferenceFont } from '../../src/server/engine/identify/reference.ts';
 import { INDEX_VERSION, ReferenceStore } from '../../src/server/engine/identify/reference-store.ts';
 import { shareFontRegistry } from '../../src/server/engine/text/font-registry.ts';
@@ -166,5 +167,55 @@ describe('ReferenceStore', () => {
     expect(fs.existsSync(path.join(directory, `${other}.idx`))).toBe(false);
     expect(fs.existsSync(path.join(directory, `${FACE}.idx`))).toBe(true);
     store.close();
+  });
+});
+
+describe('the forms the reader lacks, searched by shape', () => {
+  test('the judging faces draw the Traditional and Japanese forms beyond 通用规范汉字表', () => {
+    const forms = new Set(variantForms());
+    for (const form of '階駅発歸國學') expect(forms.has(form)).toBe(true);
+    // The table's own characters are prepared for every face already.
+    for (const character of '阶驿发归国学') expect(forms.has(character)).toBe(false);
+  });
+
+  test('searches the characters of 通用规范汉字表 the reader knows and the other forms it does not', () => {
+    const knows = new Set([...'阶驿图归隋默']);
+    const searched = new Set(charactersToSearch((character) => knows.has(character)));
+    for (const character of '阶驿图归隋默') expect(searched.has(character)).toBe(true);
+    for (const form of '階駅図帰歸圖') expect(searched.has(form)).toBe(true);
+    // A character of the table the reader cannot answer is no answer it could have misread.
+    for (const character of '永和国') expect(searched.has(character)).toBe(false);
+  });
+
+  test('finds a glyph drawn in another face among packed drawings, each character once', () => {
+    const regular = new ReferenceFont({ path: REGULAR });
+    const kuaile = new ReferenceFont({ path: KUAILE });
+    try {
+      const shapes = new FormShapes();
+      for (const font of [regular, kuaile]) {
+        for (const character of CHARACTERS) shapes.add(character, font.describe(character) as Float32Array);
+      }
+      expect(shapes.size).toBe(2 * CHARACTERS.length);
+      const query = new ReferenceFont({ path: fixtureFont('noto-sans-sc', 'NotoSansSC_700Bold.ttf') });
+      try {
+        for (const character of CHARACTERS) {
+          const descriptor = query.describe(character) as Float32Array;
+          const nearest = shapes.nearest(descriptor, 3);
+          expect(nearest[0]?.character).toBe(character);
+          expect(new Set(nearest.map((match) => match.character)).size).toBe(3);
+          // The packing keeps the similarity to within a hundredth.
+          const exact = Math.max(
+            glyphSimilarity(descriptor, regular.describe(character) as Float32Array),
+            glyphSimilarity(descriptor, kuaile.describe(character) as Float32Array),
+          );
+          expect(Math.abs((nearest[0]?.similarity ?? 0) - exact)).toBeLessThan(0.01);
+        }
+      } finally {
+        query.close();
+      }
+    } finally {
+      regular.close();
+      kuaile.close();
+    }
   });
 });

@@ -193,10 +193,26 @@ export function glyphSimilarity(a: Float32Array, b: Float32Array): number {
   let density = 0;
   for (let i = EDGE_LENGTH; i < EDGE_LENGTH + DENSITY_LENGTH; i++)
     density += Math.abs((a[i] as number) - (b[i] as number));
-  density /= DENSITY_LENGTH;
-  const wa = a[EDGE_LENGTH + DENSITY_LENGTH] as number;
-  const wb = b[EDGE_LENGTH + DENSITY_LENGTH] as number;
+  return similarityOfParts(
+    edges,
+    density,
+    a[EDGE_LENGTH + DENSITY_LENGTH] as number,
+    b[EDGE_LENGTH + DENSITY_LENGTH] as number,
+    Math.abs((a[DESCRIPTOR_LENGTH - 1] as number) - (b[DESCRIPTOR_LENGTH - 1] as number)),
+  );
+}
+
+/**
+ * glyphSimilarity from its parts: the edge histograms' dot product, the sum of the density maps'
+ * differences, the two stroke weights and the aspects' difference (the packed references of
+ * reference-store.ts are compared part by part, without unpacking them).
+ */
+export function similarityOfParts(edges: number, density: number, wa: number, wb: number, aspect: number): number {
   const stroke = Math.abs(Math.log(Math.max(wa, 1e-3) / Math.max(wb, 1e-3)));
-  const aspect = Math.abs((a[DESCRIPTOR_LENGTH - 1] as number) - (b[DESCRIPTOR_LENGTH - 1] as number));
-  return edges - WEIGHTS.density * density - WEIGHTS.stroke * stroke * 0.25 - WEIGHTS.aspect * aspect * 0.25;
+  return (
+    edges -
+    (WEIGHTS.density * density) / DENSITY_LENGTH -
+    WEIGHTS.stroke * stroke * 0.25 -
+    WEIGHTS.aspect * aspect * 0.25
+  );
 }

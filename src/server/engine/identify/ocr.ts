@@ -35,10 +35,12 @@ export class GlyphReader {
   private readonly characters: string[];
   /** Per class of the model (0 is CTC's blank), whether it is a Chinese character. */
   private readonly han: Uint8Array;
+  private readonly known: ReadonlySet<string>;
 
   private constructor(session: ort.InferenceSession, characters: string[]) {
     this.session = session;
     this.characters = characters;
+    this.known = new Set(characters);
     this.han = Uint8Array.from({ length: characters.length + 2 }, (_, k) =>
       k > 0 && isHan(characters[k - 1] ?? '') ? 1 : 0,
     );
@@ -53,6 +55,11 @@ export class GlyphReader {
       session,
       dictionary.split(/\r?\n/).filter((line, i, all) => line || i < all.length - 1),
     );
+  }
+
+  /** Whether the model can answer the character at all (it lacks most Traditional and Japanese forms). */
+  knows(character: string): boolean {
+    return this.known.has(character);
   }
 
   /**

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DENSITY_LENGTH, DESCRIPTOR_LENGTH, EDGE_LENGTH } from './features.ts';
+import { DENSITY_LENGTH, DESCRIPTOR_LENGTH, EDGE_LENGTH, similarityOfParts } from './features.ts';
 
 // The reference index: each library face's descriptor of each character, drawn once and then only
 // looked up, so a request costs a lookup per face and glyph, not a drawing of the library.
@@ -24,7 +24,7 @@ export const INDEX_VERSION = 2;
 const MAGIC = 0x58494146; // 'FAIX'
 const HEADER_BYTES = 16;
 const RECORD_HEAD = 8; // code point, presence
-const PAYLOAD_BYTES = 12 + EDGE_LENGTH + DENSITY_LENGTH; // edge scale, weight, aspect, edges, density
+export const PAYLOAD_BYTES = 12 + EDGE_LENGTH + DENSITY_LENGTH; // edge scale, weight, aspect, edges, density
 const ABSENT = -1;
 const UNKNOWN = -2;
 
@@ -46,10 +46,13 @@ export function packDescriptor(descriptor: Float32Array, out: Uint8Array, offset
   }
 }
 
-/** The descriptor packed by packDescriptor. */
-export function unpackDescriptor(bytes: Uint8Array, offset = 0): Float32Array {
+/** The descriptor packed by packDescriptor, into `descriptor` when given (a search reuses one). */
+export function unpackDescriptor(
+  bytes: Uint8Array,
+  offset = 0,
+  descriptor = new Float32Array(DESCRIPTOR_LENGTH),
+): Float32Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset + offset, PAYLOAD_BYTES);
-  const descriptor = new Float32Array(DESCRIPTOR_LENGTH);
   const scale = view.getFloat32(0, true) / 255;
   for (let i = 0; i < EDGE_LENGTH; i++) descriptor[i] = (bytes[offset + 12 + i] as number) * scale;
   for (let i = 0; i < DENSITY_LENGTH; i++) {
@@ -58,6 +61,30 @@ export function unpackDescriptor(bytes: Uint8Array, offset = 0): Float32Array {
   descriptor[EDGE_LENGTH + DENSITY_LENGTH] = view.getFloat32(4, true);
   descriptor[EDGE_LENGTH + DENSITY_LENGTH + 1] = view.getFloat32(8, true);
   return descriptor;
+}
+
+/**
+ * glyphSimilarity (features.ts) of a descriptor and one packed by packDescriptor, read from the bytes
+ * as they lie: a search over thousands of packed references (form-shapes.ts) unpacks none of them.
+ */
+export function similarityToPacked(descriptor: Float32Array, bytes: Uint8Array, offset = 0): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset + offset, 12);
+  let edges = 0;
+  const start = offset + 12;
+  for (let i = 0; i < EDGE_LENGTH; i++) edges += (descriptor[i] as number) * (bytes[start + i] as number);
+  edges *= view.getFloat32(0, true) / 255;
+  let density = 0;
+  const densities = start + EDGE_LENGTH;
+  for (let i = 0; i < DENSITY_LENGTH; i++) {
+    density += Math.abs((descriptor[EDGE_LENGTH + i] as number) - (bytes[densities + i] as number) / 255);
+  }
+  return similarityOfParts(
+    edges,
+    density,
+    descriptor[EDGE_LENGTH + DENSITY_LENGTH] as number,
+    view.getFloat32(4, true),
+    Math.abs((descriptor[EDGE_LENGTH + DENSITY_LENGTH + 1] as number) - view.getFloat32(8, true)),
+  );
 }
 
 /** Where a face's records are: by rank for the common characters, by code point for the rest. */

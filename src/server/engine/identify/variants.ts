@@ -12,6 +12,12 @@ import { type GlyphCrop, likenessTo } from './rerank.ts';
 // next suggestion. The forms differ by whole components (归, 歸, 帰), far more than two faces differ,
 // so any face of the script judges them.
 
+/** A character found by the glyph's shape (form-shapes.ts), with its descriptor similarity (at most 1). */
+export interface ShapeMatch {
+  character: string;
+  similarity: number;
+}
+
 /** Draws a character in one of the judging faces, or null when the face lacks it. */
 export type FormDrawer = (faceId: string, character: string) => GlyphInk | null;
 
@@ -21,6 +27,12 @@ export const FORM_MARGIN = 0.03;
 const JUDGES_KEPT = 2;
 /** How many of the reader's suggestions have their other forms weighed. */
 const READINGS = 5;
+/** How many characters found by shape (form-shapes.ts) are weighed, at most. */
+export const SHAPES_WEIGHED = 10;
+/** A reading the reader is at least this sure of is not searched for by shape. */
+export const SURE_READING = 0.95;
+/** The least descriptor similarity of a character found by shape to be weighed. */
+export const SHAPE_FLOOR = 0.35;
 
 type Convert = (text: string) => string;
 let converters: Convert[] | undefined;
@@ -59,14 +71,17 @@ export function otherForms(character: string): string[] {
 
 /**
  * The suggestions with the form the glyph shows first: the first reading, the other forms of the
- * first READINGS readings and the readings that have such forms are each drawn in the judging faces, each scored by its best likeness to the glyph; a form scoring FORM_MARGIN above the first
- * reading leads, the reading after it.
+ * first READINGS readings, the readings that have such forms and (from `nearestShapes`, the
+ * characters nearest the glyph's shape) the few found by shape are each drawn in
+ * the judging faces, each scored by its best likeness to the glyph; a form scoring FORM_MARGIN above
+ * the first reading leads, the reading after it.
  */
 export function preferDrawnForm(
   suggestions: readonly Suggestion[],
   crop: GlyphCrop,
   faceIds: readonly string[],
   draw: FormDrawer,
+  nearestShapes?: (count: number) => ShapeMatch[],
 ): Suggestion[] {
   const first = suggestions[0];
   if (!first || faceIds.length === 0) return [...suggestions];
@@ -77,6 +92,13 @@ export function preferDrawnForm(
     const others = otherForms(suggestion.character);
     if (others.length) forms.add(suggestion.character);
     for (const form of others) forms.add(form);
+  }
+  // Characters found by the glyph's shape (form-shapes.ts), when the reader is unsure: the glyph
+  // of 駅, read as 默, finds 駅 among them. Only those whose descriptor is near enough: a brush
+  // glyph is far from every judging face's drawing, and a dense form drawn in a light face can then
+  // outscore the reading's own drawing.
+  if (nearestShapes && first.confidence < SURE_READING) {
+    for (const match of nearestShapes(SHAPES_WEIGHED)) if (match.similarity >= SHAPE_FLOOR) forms.add(match.character);
   }
   forms.delete(first.character);
   if (forms.size === 0) return [...suggestions];
@@ -97,10 +119,22 @@ export function preferDrawnForm(
   const reading = byFace[0]?.score ?? Number.NEGATIVE_INFINITY;
   // No judging face draws the reading: nothing to weigh it against.
   if (reading === Number.NEGATIVE_INFINITY) return [...suggestions];
-  const nearest = byFace.slice(0, JUDGES_KEPT).map((entry) => entry.face);
+  // A form is drawn in the nearest faces that have it: a Simplified face may lack a Japanese form
+  // (乗), which the next faces in style then judge, rather than the form going unweighed.
+  const scoreNearest = (character: string) => {
+    let best = Number.NEGATIVE_INFINITY;
+    let drawn = 0;
+    for (const { face } of byFace) {
+      const drawing = draw(face, character);
+      if (!drawing) continue;
+      best = Math.max(best, likeness(drawing));
+      if (++drawn === JUDGES_KEPT) break;
+    }
+    return best;
+  };
   let chosen: { character: string; score: number } | undefined;
   for (const form of forms) {
-    const score = scoreIn(form, nearest);
+    const score = scoreNearest(form);
     if (score > reading + FORM_MARGIN && score > (chosen?.score ?? Number.NEGATIVE_INFINITY))
       chosen = { character: form, score };
   }

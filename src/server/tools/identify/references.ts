@@ -3,6 +3,7 @@ import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { characterRanking } from '../../engine/char-frequency.ts';
 import { tongyongTable } from '../../engine/charsets.ts';
+import { charactersToSearch, FormShapes, variantForms } from '../../engine/identify/form-shapes.ts';
 import { ReferenceFont } from '../../engine/identify/reference.ts';
 import { ReferenceStore } from '../../engine/identify/reference-store.ts';
 import type { GlyphDrawer } from '../../engine/identify/rerank.ts';
@@ -25,6 +26,11 @@ export interface FaceFile {
   id: string;
   key: string;
   sha256: string;
+  /**
+   * Whether the face judges which form of a character a glyph shows (script-faces.ts): it draws the
+   * other forms of 通用规范汉字表's characters too, which the reader's glyphs are searched among.
+   */
+  judge?: boolean;
 }
 
 /** Characters drawn between two looks at waiting requests: about 50 ms of work. */
@@ -76,6 +82,8 @@ export class LibraryReferences {
   #stopped = false;
   readonly #yieldToRequests: () => Promise<void>;
   readonly #held = new Map<string, { font: ReferenceFont; timer: NodeJS.Timeout }>();
+  /** The judging faces' drawings of the characters searched by shape, kept once all are recorded. */
+  #shapes: { judges: string; shapes: FormShapes; pending: (readonly [string, string])[] } | undefined;
 
   /** `yieldToRequests` resolves when no request is waiting: the background work runs between requests. */
   constructor(directory: string | undefined, yieldToRequests: () => Promise<void>) {
@@ -109,6 +117,31 @@ export class LibraryReferences {
       }
     }
     return (sha256, character) => fonts.get(sha256)?.draw(character) ?? null;
+  }
+
+  /**
+   * The judging faces' descriptors of the characters searched by shape for the reader (`readerKnows`,
+   * engine/identify/form-shapes.ts): read from the index, never drawn here, so a request made before
+   * the background passes reach them searches those recorded.
+   */
+  formShapes(judges: readonly FaceFile[], readerKnows: (character: string) => boolean): FormShapes {
+    const key = judges.map((face) => face.sha256).join(' ');
+    if (this.#shapes?.judges !== key) {
+      const pending = charactersToSearch(readerKnows).flatMap((character) =>
+        judges.map((face) => [face.sha256, character] as const),
+      );
+      this.#shapes = { judges: key, shapes: new FormShapes(), pending };
+    }
+    const held = this.#shapes;
+    // Each call takes in what the background passes have recorded since the last.
+    if (held.pending.length) {
+      held.pending = held.pending.filter(([face, character]) => {
+        const descriptor = this.store.get(face, character);
+        if (descriptor) held.shapes.add(character, descriptor);
+        return descriptor === undefined;
+      });
+    }
+    return held.shapes;
   }
 
   /** The face held for drawing, taken now or still held from a recent drawing. */
@@ -175,9 +208,14 @@ export class LibraryReferences {
     const started = performance.now();
     do {
       this.#again = false;
-      for (const pass of preparationPasses()) {
+      const passes = preparationPasses();
+      // After the most used thousand, the judging faces draw the forms beyond the table, which
+      // the reader's glyphs are searched among (formShapes).
+      passes.splice(1, 0, variantForms());
+      for (const [index, pass] of passes.entries()) {
         for (const face of this.#library) {
           if (this.#stopped || this.#again) break;
+          if (index === 1 && !face.judge) continue;
           await this.#yieldToRequests();
           const absent = pass.filter((character) => !this.store.has(face.sha256, character));
           if (absent.length === 0) continue;

@@ -76,7 +76,13 @@ async function libraryFaces() {
 }
 
 function faceFiles(library: Awaited<ReturnType<typeof libraryFaces>>): FaceFile[] {
-  return library.map((face) => ({ id: String(face.id), key: face.fileKey, sha256: face.sha256 }));
+  const judging = new Set(formJudges(library));
+  return library.map((face) => ({
+    id: String(face.id),
+    key: face.fileKey,
+    sha256: face.sha256,
+    ...(judging.has(face) ? { judge: true } : {}),
+  }));
 }
 
 /**

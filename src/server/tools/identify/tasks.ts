@@ -120,8 +120,9 @@ function glyphReader(): Promise<GlyphReader> {
 
 /**
  * The reader's suggestions for each box; for a box as wide as a Chinese character, the reading's
- * Traditional and Japanese forms weighed against the glyph in the judging faces (variants.ts): the
- * reader knows few of them and answers the Simplified form.
+ * Traditional and Japanese forms, and the characters nearest the glyph's shape
+ * (form-shapes.ts), weighed against the glyph in the judging faces (variants.ts): the reader knows
+ * few of them and answers the Simplified form or whatever it knows that looks closest.
  */
 async function suggest(
   found: FoundGlyphs,
@@ -132,12 +133,18 @@ async function suggest(
   const read = await glyphReader();
   const draw = judges.length ? await references.drawer(judges) : undefined;
   const judgeIds = judges.map((face) => face.sha256);
+  const shapes = draw ? references.formShapes(judges, (character) => read.knows(character)) : undefined;
   const answers: Suggestion[][] = [];
   for (const box of boxes) {
     const han = looksHan(found, box);
     const suggestions = await read.read(found.gray, box, false, 5, han);
     const crop = han && draw ? cropOfBox(found, box) : null;
-    answers.push(crop && draw ? preferDrawnForm(suggestions, crop, judgeIds, draw) : suggestions);
+    // The characters nearest the glyph's shape, searched only when the reader is unsure.
+    const nearest = (count: number) => {
+      const descriptor = describeBox(found, box);
+      return descriptor && shapes ? shapes.nearest(descriptor, count) : [];
+    };
+    answers.push(crop && draw ? preferDrawnForm(suggestions, crop, judgeIds, draw, nearest) : suggestions);
   }
   return answers;
 }
