@@ -26,6 +26,8 @@ function newThreadNices(before: ReadonlySet<string>): number[] {
   return [...threadNices()].filter(([tid]) => !before.has(tid)).map(([, nice]) => nice);
 }
 
+// Linux only: elsewhere a nice value belongs to the whole process, so a thread cannot lower its own
+// (the workers then run as they are) and /proc/self/task, which the test reads, does not exist.
 describe.runIf(process.platform === 'linux')('a worker’s priority', () => {
   // The server here runs two steps below normal, as if started under `nice -n 2`; new threads
   // inherit it.
