@@ -1,15 +1,14 @@
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import type { Hono } from 'hono';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { FoundGlyphs, IdentifyResult, UploadedPicture } from '../../src/contract/identify.ts';
+import type { FoundGlyphs, IdentifyResult } from '../../src/contract/identify.ts';
 import type { PixelPreview } from '../../src/contract/tools.ts';
 import { fontFamilies, fonts } from '../../src/server/db/schema/index.ts';
 import { GlyphRasterizer } from '../../src/server/engine/pixel/rasterize.ts';
 import { acquireFace } from '../../src/server/engine/text/font-registry.ts';
 import { call, json, type LibraryFixture } from '../helpers/font-library.ts';
-import { drawTextPicture, fixtureFont, registerTestFont } from '../helpers/identify.ts';
+import { fixtureFont, uploadTextPicture } from '../helpers/identify.ts';
 import { inkMask, iou } from '../helpers/picture-ink.ts';
 import { closeToolsApp, openToolsApp } from '../helpers/tools.ts';
 
@@ -73,15 +72,7 @@ beforeAll(async () => {
   }
 
   // A picture of the text in Noto Sans SC Bold, and identification's answer before anything else ran.
-  const family = registerTestFont(fixtureFont('noto-sans-sc', 'NotoSansSC_700Bold.ttf'));
-  const { gray } = drawTextPicture({ lines: [TEXT], family, size: 56 });
-  const png = await sharp(gray.data, { raw: { width: gray.width, height: gray.height, channels: 1 } })
-    .png()
-    .toBuffer();
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(png)]), 'text.png');
-  const uploaded = await call<UploadedPicture>(app, '/tools/api/identify/picture', { method: 'POST', body: form });
-  pictureId = uploaded.data.pictureId;
+  pictureId = await uploadTextPicture(app, fixtureFont('noto-sans-sc', 'NotoSansSC_700Bold.ttf'), TEXT, { size: 56 });
   const found = await call<FoundGlyphs>(app, '/tools/api/identify/glyphs', json('POST', { pictureId }));
   glyphBoxes = found.data.lines.flatMap((line) => line.glyphs);
   identifiedAlone = await identify();

@@ -634,7 +634,7 @@ if (baseUrl) {
   const ratio = (name: string, key: keyof Tally) => {
     const a = served.byCondition.get(name);
     const b = reference.byCondition.get(name);
-    if (!a || !b || !b[key]) return '–';
+    if (!a || !b?.[key]) return '–';
     return (a[key] / b[key]).toFixed(3);
   };
   console.log(

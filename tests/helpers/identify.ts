@@ -116,13 +116,23 @@ export async function seedIdentifyFixtures(gnos: readonly string[]): Promise<voi
  * Draws `text` in a face of tests/fixtures/identify-fonts/ (`file` under it), uploads the picture to the
  * identification API as a PNG and answers its id.
  */
-export async function uploadIdentifyPicture(
+export function uploadIdentifyPicture(
   app: Hono,
   file: string,
   text: string,
-  options: { size: number; spacing: number },
+  options: { size: number; spacing?: number },
 ): Promise<string> {
-  const family = registerTestFont(`tests/fixtures/identify-fonts/${file}`);
+  return uploadTextPicture(app, `tests/fixtures/identify-fonts/${file}`, text, options);
+}
+
+/** Draws `text` in the font file `fontFile`, uploads the picture to the identification API as a PNG and answers its id. */
+export async function uploadTextPicture(
+  app: Hono,
+  fontFile: string,
+  text: string,
+  options: { size: number; spacing?: number },
+): Promise<string> {
+  const family = registerTestFont(fontFile);
   const { gray } = drawTextPicture({ lines: [text], family, ...options });
   const png = await sharp(gray.data, { raw: { width: gray.width, height: gray.height, channels: 1 } })
     .png()

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { SubsetFace } from './hb-subset.ts';
-import { gauge } from './memory-gauges.ts';
+import { gaugeCache } from './memory-gauges.ts';
 
 /**
  * Keeps the most recently used subset faces within a byte budget. A preprocessed face costs
@@ -27,11 +27,7 @@ export class FaceCache {
         onEvict?.(fontId);
       },
     });
-    gauge('subset faces', () => ({
-      bytes: this.#faces.calculatedSize,
-      limitBytes: budgetBytes,
-      entries: this.#faces.size,
-    }));
+    gaugeCache('subset faces', this.#faces);
   }
 
   /** The face for a font id, marked as most recently used. */

@@ -4,11 +4,11 @@
 // the Astro bundle and the start script each load their own copy of a module in the main thread, and
 // both must report into one list.
 
-/** What a cache holds now: its counted bytes and, when it has one, its bound and number of entries. */
+/** What a cache holds now: its counted bytes, its bound and its number of entries. */
 export interface GaugeReading {
   bytes: number;
-  limitBytes?: number | undefined;
-  entries?: number | undefined;
+  limitBytes: number;
+  entries: number;
 }
 
 const REGISTER = Symbol.for('font-alliance.memory-gauges');
@@ -16,9 +16,19 @@ const holder = globalThis as { [REGISTER]?: Map<string, () => GaugeReading> };
 holder[REGISTER] ??= new Map();
 const register = holder[REGISTER];
 
-/** Reports a cache under `name` (one per thread; a later call under the same name replaces it). */
-export function gauge(name: string, read: () => GaugeReading): void {
-  register.set(name, read);
+/** A cache bounded in bytes, as lru-cache keeps one: what it counts, its bound and its entries. */
+interface BoundedCache {
+  readonly calculatedSize: number;
+  readonly maxSize: number;
+  readonly size: number;
+}
+
+/**
+ * Reports a cache bounded in bytes under `name`, its counted bytes against its bound (one per thread;
+ * a later call under the same name replaces it).
+ */
+export function gaugeCache(name: string, cache: BoundedCache): void {
+  register.set(name, () => ({ bytes: cache.calculatedSize, limitBytes: cache.maxSize, entries: cache.size }));
 }
 
 /** This thread's caches as they are now, by name. */

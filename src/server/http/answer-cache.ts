@@ -2,7 +2,7 @@ import type http from 'node:http';
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { LRUCache } from 'lru-cache';
 import { API_KEY, EVERY_SECTION_KEY, surrogateHeaders } from '../content/cdn.ts';
-import { gauge } from '../engine/memory-gauges.ts';
+import { gaugeCache } from '../engine/memory-gauges.ts';
 import { type BodyRequest, type CompressedBody, compressBody, encodedAnswer } from './compressed.ts';
 
 /**
@@ -60,11 +60,7 @@ export class AnswerCache {
   private readonly flights = new Map<string, Promise<CachedAnswer | undefined>>();
 
   constructor() {
-    gauge('api answers', () => ({
-      bytes: this.memory.calculatedSize,
-      limitBytes: MEMORY_LIMIT_BYTES,
-      entries: this.memory.size,
-    }));
+    gaugeCache('api answers', this.memory);
   }
 
   /**

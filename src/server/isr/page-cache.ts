@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { gauge } from '../engine/memory-gauges.ts';
+import { gaugeCache } from '../engine/memory-gauges.ts';
 import { env } from '../env.ts';
 import { type CompressedBody, compressBody } from '../http/compressed.ts';
 import { log } from '../log.ts';
@@ -62,11 +62,7 @@ export class PageCache {
 
   constructor(dir: string) {
     this.dir = dir;
-    gauge('pages', () => ({
-      bytes: this.memory.calculatedSize,
-      limitBytes: MEMORY_LIMIT_BYTES,
-      entries: this.memory.size,
-    }));
+    gaugeCache('pages', this.memory);
   }
 
   private fileOf(pathname: string, key: string): string {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { LRUCache } from 'lru-cache';
-import { gauge } from '../engine/memory-gauges.ts';
+import { gaugeCache } from '../engine/memory-gauges.ts';
 import {
   type GetOptions,
   type PresignedRequest,
@@ -32,11 +32,7 @@ export class HotStorage implements Storage {
 
   constructor(driver: Storage) {
     this.#driver = driver;
-    gauge('hot storage', () => ({
-      bytes: this.#hot.calculatedSize,
-      limitBytes: HOT_LIMIT_BYTES,
-      entries: this.#hot.size,
-    }));
+    gaugeCache('hot storage', this.#hot);
   }
 
   async put(key: string, body: StorageBody, options: PutOptions = {}): Promise<StorageStat> {

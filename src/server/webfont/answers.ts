@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
-import { gauge } from '../engine/memory-gauges.ts';
+import { gaugeCache } from '../engine/memory-gauges.ts';
 import type { KeptAnswers } from '../http/direct-api.ts';
 
 // Whole answers of the subset service, kept by request: a page of previews sends the same call for
@@ -33,7 +33,7 @@ function answers(): LRUCache<string, Uint8Array> {
       // fake timers move it too.
       perf: { now: () => performance.now() },
     });
-    gauge('subset answers', () => ({ bytes: kept.calculatedSize, limitBytes: MEMORY_BYTES, entries: kept.size }));
+    gaugeCache('subset answers', kept);
     // An expired answer is never served, but the cache lets it go only when it is asked for again or
     // pushed out: after a busy hour it would keep its 32 MB of answers nobody can use. One sweep a
     // minute gives them back (lru-cache's own autopurge would set a timer per answer).

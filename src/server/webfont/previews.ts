@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
 import { LRUCache } from 'lru-cache';
-import { gauge } from '../engine/memory-gauges.ts';
+import { gaugeCache } from '../engine/memory-gauges.ts';
 import { readSfnt } from '../engine/sfnt.ts';
 import { cmapOf } from '../engine/sfnt-info.ts';
 import { log } from '../log.ts';
@@ -37,7 +37,7 @@ const previews = new LRUCache<string, Preview>({
   maxSize: PREVIEW_MEMORY_BYTES,
   sizeCalculation: (preview) => preview.woff2.byteLength + preview.key.length + preview.missing.length * 4,
 });
-gauge('previews', () => ({ bytes: previews.calculatedSize, limitBytes: PREVIEW_MEMORY_BYTES, entries: previews.size }));
+gaugeCache('previews', previews);
 const inFlight = new Map<string, Promise<Preview>>();
 const stats = { subsetted: 0, memoryHits: 0, storageHits: 0 };
 

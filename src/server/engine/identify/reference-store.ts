@@ -46,13 +46,10 @@ export function packDescriptor(descriptor: Float32Array, out: Uint8Array, offset
   }
 }
 
-/** The descriptor packed by packDescriptor, into `descriptor` when given (a search reuses one). */
-export function unpackDescriptor(
-  bytes: Uint8Array,
-  offset = 0,
-  descriptor = new Float32Array(DESCRIPTOR_LENGTH),
-): Float32Array {
+/** The descriptor packed by packDescriptor. */
+export function unpackDescriptor(bytes: Uint8Array, offset = 0): Float32Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset + offset, PAYLOAD_BYTES);
+  const descriptor = new Float32Array(DESCRIPTOR_LENGTH);
   const scale = view.getFloat32(0, true) / 255;
   for (let i = 0; i < EDGE_LENGTH; i++) descriptor[i] = (bytes[offset + 12 + i] as number) * scale;
   for (let i = 0; i < DENSITY_LENGTH; i++) {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { gauge } from '../../engine/memory-gauges.ts';
+import { gaugeCache } from '../../engine/memory-gauges.ts';
 import type { CloudTaskResult } from './tasks.ts';
 
 // A cloud is the same picture for the same words, font file, shape and seed, and the page opens on
@@ -15,7 +15,7 @@ const cache = new LRUCache<string, CloudTaskResult>({
   // Kept a day at most: a cloud is cheap to draw again, and nothing need pin memory for long.
   ttl: 24 * 60 * 60 * 1000,
 });
-gauge('word clouds', () => ({ bytes: cache.calculatedSize, limitBytes: MAX_BYTES, entries: cache.size }));
+gaugeCache('word clouds', cache);
 
 /** The cache key of a drawing: every input of the task, the font and shape by their stored keys. */
 export function cloudKey(task: unknown): string {
