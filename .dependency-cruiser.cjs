@@ -29,6 +29,14 @@ module.exports = {
       from: { path: '^src/(api|islands|stores|lib|contract)/' },
       to: { path: '^src/server/' },
     },
+    {
+      name: 'opencc-tables-stay-out-of-the-site',
+      severity: 'error',
+      comment:
+        "OpenCC's converters hold about 110 MB of tries for as long as a process lives; the site reads the forms it needs from src/server/engine/data/variant-forms.txt, which npm run identify:forms writes.",
+      from: { path: '^src/' },
+      to: { path: 'node_modules/opencc-js' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

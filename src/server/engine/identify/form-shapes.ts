@@ -45,7 +45,12 @@ export function charactersToSearch(readerKnows: (character: string) => boolean):
 /** Descriptors of characters drawn in several faces, searched for the nearest to a glyph's. */
 export class FormShapes {
   #characters: string[] = [];
-  #packed = new Uint8Array(0);
+  #packed: Uint8Array;
+
+  /** `expected`: how many drawings will be added, so the packed bytes are taken once, not grown by copies. */
+  constructor(expected = 0) {
+    this.#packed = new Uint8Array(expected * PAYLOAD_BYTES);
+  }
 
   /** How many drawings (a character in a face) are held. */
   get size(): number {

@@ -1,4 +1,5 @@
-import * as OpenCC from 'opencc-js';
+import { serverSource } from '../../paths.ts';
+import { readFontDataFile } from '../data-files.ts';
 import type { GlyphInk } from './features.ts';
 import type { Suggestion } from './ocr.ts';
 import { type GlyphCrop, likenessTo } from './rerank.ts';
@@ -34,39 +35,43 @@ export const SURE_READING = 0.95;
 /** The least descriptor similarity of a character found by shape to be weighed. */
 export const SHAPE_FLOOR = 0.35;
 
-type Convert = (text: string) => string;
-let converters: Convert[] | undefined;
+/**
+ * Each character's other forms, from OpenCC's tables (`npm run identify:forms` writes the file from
+ * opencc-js): the converters themselves hold about 110 MB of tries for the life of the worker, and
+ * identification only ever converts one character at a time.
+ */
+export const VARIANT_FORMS_FILE = serverSource('engine', 'data', 'variant-forms.txt');
 
-/** OpenCC's converters between the scripts, made once (their tables take a few ms to load). */
-function allConverters(): Convert[] {
-  converters ??= (
-    [
-      ['cn', 'tw'],
-      ['cn', 'hk'],
-      ['cn', 'jp'],
-      ['tw', 'cn'],
-      ['hk', 'cn'],
-      ['jp', 'cn'],
-    ] as const
-  ).map(([from, to]) => OpenCC.Converter({ from, to }));
-  return converters;
+interface VariantTable {
+  forms: Map<string, readonly string[]>;
+  hongKong: ReadonlySet<string>;
+}
+
+let table: VariantTable | undefined;
+
+/** The table of variant-forms.txt, read once. */
+function variantTable(): VariantTable {
+  if (!table) {
+    const forms = new Map<string, readonly string[]>();
+    let hongKong = new Set<string>();
+    const lines = readFontDataFile('variant-forms.txt').split('\n');
+    for (const [index, line] of lines.entries()) {
+      if (line === 'hk:') {
+        hongKong = new Set(lines[index + 1] ?? '');
+        break;
+      }
+      if (!line || line.startsWith('#')) continue;
+      const [character, ...others] = line;
+      if (character) forms.set(character, others);
+    }
+    table = { forms, hongKong };
+  }
+  return table;
 }
 
 /** The other forms of a character in the other scripts (帰 and 歸 for 归), the character left out. */
 export function otherForms(character: string): string[] {
-  const forms = new Set<string>();
-  for (const convert of allConverters()) {
-    const form = convert(character);
-    if (form !== character && [...form].length === 1) forms.add(form);
-  }
-  // Forms of forms: 階 → 阶 → (nothing new), 帰 → 归 → 歸.
-  for (const form of [...forms]) {
-    for (const convert of allConverters()) {
-      const next = convert(form);
-      if (next !== character && [...next].length === 1) forms.add(next);
-    }
-  }
-  return [...forms];
+  return [...(variantTable().forms.get(character) ?? [])];
 }
 
 /**
@@ -146,15 +151,12 @@ export function preferDrawnForm(
   ];
 }
 
-let hongKong: Convert | undefined;
-
 /**
  * Whether a sample is written in Hong Kong forms: one of its characters is a form Hong Kong's
  * standard writes and Taiwan's does not (裏, 衞, 綫, 着). Most Traditional characters are the same in
  * both, and 思源 TC and HK draw them alike: the Taiwan face leads those, the HK one these.
  */
 export function writesHongKongForms(characters: readonly string[]): boolean {
-  hongKong ??= OpenCC.Converter({ from: 'hk', to: 'tw' });
-  const toTaiwan = hongKong;
-  return characters.some((character) => toTaiwan(character) !== character);
+  const { hongKong } = variantTable();
+  return characters.some((character) => hongKong.has(character));
 }

@@ -130,7 +130,7 @@ export class LibraryReferences {
       const pending = charactersToSearch(readerKnows).flatMap((character) =>
         judges.map((face) => [face.sha256, character] as const),
       );
-      this.#shapes = { judges: key, shapes: new FormShapes(), pending };
+      this.#shapes = { judges: key, shapes: new FormShapes(pending.length), pending };
     }
     const held = this.#shapes;
     // Each call takes in what the background passes have recorded since the last.
