@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { formatVariantTable, variantTableFromOpenCC } from '../../scripts/lib/variant-forms.ts';
+import { formatVariantTable, variantTableFromOpenCC } from '../../scripts/identify-forms.ts';
 import { otherForms, VARIANT_FORMS_FILE, writesHongKongForms } from '../../src/server/engine/identify/variants.ts';
 
 describe('the forms of a character in the other scripts', () => {
