@@ -10,11 +10,13 @@ import { guardServer, withRequestGuards } from '../src/server/http/request-guard
 import { withSecurityHeaders } from '../src/server/http/security-headers.ts';
 import { prepareIdentification } from '../src/server/tools/identify/service.ts';
 import { onStopSignal } from './lib/shutdown.ts';
+import { buildTablesBeforeServing } from './lib/warm.ts';
 
 if (fs.existsSync('.env')) process.loadEnvFile('.env');
 
 const config = env();
 await database();
+buildTablesBeforeServing();
 // Held to the same rules and headers as scripts/start.ts; cached public reads are answered before
 // the app routes them.
 const server = guardServer(

@@ -25,7 +25,7 @@ import { keptSubsetAnswers } from '../src/server/webfont/answers.ts';
 import { ensureBuilt } from './lib/build.ts';
 import { createProgress } from './lib/progress.ts';
 import { onStopSignal } from './lib/shutdown.ts';
-import { warmFontLibrary, warmWordCloudSample } from './lib/warm.ts';
+import { buildTablesBeforeServing, warmFontLibrary, warmWordCloudSample } from './lib/warm.ts';
 
 const dotenv = path.join(PROJECT_ROOT, '.env');
 if (fs.existsSync(dotenv)) process.loadEnvFile(dotenv);
@@ -69,6 +69,7 @@ async function main(): Promise<void> {
     ),
   );
   server.keepAliveTimeout = 65_000;
+  buildTablesBeforeServing();
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Canvas } from '@napi-rs/canvas';
 import type { Hono } from 'hono';
 import { createApp } from '../../src/server/app.ts';
 import { CaptchaService } from '../../src/server/auth/captcha.ts';
 import { BACKGROUND_COUNT } from '../../src/server/auth/captcha-font.ts';
-import { BackgroundSet } from '../../src/server/auth/captcha-image.ts';
+import { BackgroundSet, drawBackgrounds } from '../../src/server/auth/captcha-image.ts';
 import { type ManualClock, manualClock } from '../../src/server/auth/clock.ts';
 import { type AuthContext, createAuthContext, setAuthContext } from '../../src/server/auth/context.ts';
 import type { CodeMessage, MessageSender, NoticeMessage } from '../../src/server/auth/messages.ts';
@@ -47,8 +48,8 @@ export function recordingSender(name = 'recording'): RecordingSender {
 class AnswerNotingSet extends BackgroundSet {
   private readonly answers: Map<string, number>;
 
-  constructor(count: number, answers: Map<string, number>) {
-    super(count, []);
+  constructor(backgrounds: Canvas[], answers: Map<string, number>) {
+    super(backgrounds);
     this.answers = answers;
   }
 
@@ -145,7 +146,7 @@ export async function openAccountHarness(
     const captcha = new CaptchaService({
       clock,
       backgrounds: () => {
-        puzzles ??= Promise.resolve(new AnswerNotingSet(BACKGROUND_COUNT, answers));
+        puzzles ??= drawBackgrounds(BACKGROUND_COUNT, []).then((drawn) => new AnswerNotingSet(drawn, answers));
         return puzzles;
       },
     });

@@ -5,7 +5,7 @@ import { acquireFace, type DrawingFace } from '../engine/text/font-registry.ts';
 import { storedFaceSource } from '../fonts/drawing-faces.ts';
 import { log } from '../log.ts';
 import type { Storage } from '../storage/index.ts';
-import { BackgroundSet } from './captcha-image.ts';
+import { BackgroundSet, drawBackgrounds } from './captcha-image.ts';
 
 // Brush and calligraphic families of the library, best first; any of them gives the inscriptions
 // on the captcha backgrounds the look of a hanging scroll. Noto Serif SC comes last, for any
@@ -48,7 +48,7 @@ export const BACKGROUND_COUNT = 12;
 export async function createBackgroundSet(db: Db, storage: Storage): Promise<BackgroundSet> {
   const faces = await loadBrushFaces(db, storage);
   try {
-    return new BackgroundSet(BACKGROUND_COUNT, faces);
+    return new BackgroundSet(await drawBackgrounds(BACKGROUND_COUNT, faces));
   } finally {
     // The backgrounds are drawn: the faces go back to the registry.
     for (const face of faces) face.release();

@@ -144,12 +144,26 @@ function decoyPlaces(x: number, count: number): number[] {
 }
 
 /** The set of backgrounds, drawn once per process; the inscriptions are set in the faces given. */
+/**
+ * Draws `count` backgrounds; the faces are needed only until it settles. Each takes Skia 15–20 ms on
+ * the server's own thread, so the event loop gets a turn between them: drawn in one go, the twelve
+ * held every request waiting behind the first puzzle asked for for some 200 ms.
+ */
+export async function drawBackgrounds(count: number, faces: readonly SettingFace[]): Promise<Canvas[]> {
+  const backgrounds: Canvas[] = [];
+  for (let i = 0; i < count; i++) {
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    backgrounds.push(drawBackground(7919 * (i + 1), faces));
+  }
+  return backgrounds;
+}
+
 export class BackgroundSet {
   private readonly backgrounds: Canvas[];
 
-  /** Draws every background now: the faces are needed only while the constructor runs. */
-  constructor(count: number, faces: readonly SettingFace[]) {
-    this.backgrounds = Array.from({ length: count }, (_, i) => drawBackground(7919 * (i + 1), faces));
+  /** A set of backgrounds drawn by drawBackgrounds. */
+  constructor(backgrounds: Canvas[]) {
+    this.backgrounds = backgrounds;
   }
 
   /** How many backgrounds there are. */

@@ -100,25 +100,34 @@ function buildJis0208(): Set<number> {
   return codePoints;
 }
 
-let jisCached: ReadonlySet<number> | undefined;
+// The tables are kept on globalThis, one per thread: the start script builds them before the server
+// listens (scripts/lib/warm.ts), and the page bundle, which carries its own copy of this module, then
+// finds them built instead of building them on a visitor's request.
+const TABLES = Symbol.for('font-alliance.charsets');
+
+function tables(): { jis?: ReadonlySet<number>; coverage?: CoverageSets } {
+  const slot = globalThis as { [TABLES]?: { jis?: ReadonlySet<number>; coverage?: CoverageSets } };
+  slot[TABLES] ??= {};
+  return slot[TABLES];
+}
 
 /** The kanji of JIS X 0208, built once on first use. */
 export function jisKanji(): ReadonlySet<number> {
-  jisCached ??= buildJis0208();
-  return jisCached;
+  const held = tables();
+  held.jis ??= buildJis0208();
+  return held.jis;
 }
-
-let cached: CoverageSets | undefined;
 
 /** The coverage sets, built once on first use (about 25 000 code points in all). */
 export function coverageSets(): CoverageSets {
-  cached ??= {
+  const held = tables();
+  held.coverage ??= {
     gb2312: buildGb2312(),
     tongyong: buildTongyong(),
     big5: buildBig5(),
     latin: buildLatin(),
   };
-  return cached;
+  return held.coverage;
 }
 
 /** Counts, for each coverage set, how many of its code points `has` reports as present. */

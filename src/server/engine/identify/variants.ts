@@ -42,36 +42,38 @@ export const SHAPE_FLOOR = 0.35;
  */
 export const VARIANT_FORMS_FILE = serverSource('engine', 'data', 'variant-forms.txt');
 
-interface VariantTable {
-  forms: Map<string, readonly string[]>;
-  hongKong: ReadonlySet<string>;
-}
+let formsByCharacter: Map<string, readonly string[]> | undefined;
+let hongKongOnly: ReadonlySet<string> | undefined;
 
-let table: VariantTable | undefined;
+/** variant-forms.txt's lines: the characters with their forms, then `hk:` and the Hong Kong forms. */
+const variantLines = () => readFontDataFile('variant-forms.txt').split('\n');
 
-/** The table of variant-forms.txt, read once. */
-function variantTable(): VariantTable {
-  if (!table) {
-    const forms = new Map<string, readonly string[]>();
-    let hongKong = new Set<string>();
-    const lines = readFontDataFile('variant-forms.txt').split('\n');
-    for (const [index, line] of lines.entries()) {
-      if (line === 'hk:') {
-        hongKong = new Set(lines[index + 1] ?? '');
-        break;
-      }
+/** Each character's other forms, read once (in the identification worker). */
+function formsTable(): Map<string, readonly string[]> {
+  if (!formsByCharacter) {
+    formsByCharacter = new Map();
+    for (const line of variantLines()) {
+      if (line === 'hk:') break;
       if (!line || line.startsWith('#')) continue;
       const [character, ...others] = line;
-      if (character) forms.set(character, others);
+      if (character) formsByCharacter.set(character, others);
     }
-    table = { forms, hongKong };
   }
-  return table;
+  return formsByCharacter;
+}
+
+/** The forms only Hong Kong writes, read once without the rest (the server's own thread judges samples). */
+function hongKongForms(): ReadonlySet<string> {
+  if (!hongKongOnly) {
+    const lines = variantLines();
+    hongKongOnly = new Set(lines[lines.indexOf('hk:') + 1] ?? '');
+  }
+  return hongKongOnly;
 }
 
 /** The other forms of a character in the other scripts (帰 and 歸 for 归), the character left out. */
 export function otherForms(character: string): string[] {
-  return [...(variantTable().forms.get(character) ?? [])];
+  return [...(formsTable().get(character) ?? [])];
 }
 
 /**
@@ -157,6 +159,6 @@ export function preferDrawnForm(
  * both, and 思源 TC and HK draw them alike: the Taiwan face leads those, the HK one these.
  */
 export function writesHongKongForms(characters: readonly string[]): boolean {
-  const { hongKong } = variantTable();
+  const hongKong = hongKongForms();
   return characters.some((character) => hongKong.has(character));
 }
