@@ -6,11 +6,37 @@
 /**
  * Keeps clicks on buttons whose script has not arrived yet, and submits of island forms that have
  * not hydrated (which would otherwise reload the page and lose what was typed); early-clicks.ts
- * replays both.
+ * replays both. A click on a plain button of an island whose script has not arrived (its `ssr` mark
+ * still on) is kept too and clicked again as soon as the mark goes: Astro drops it once React's root
+ * is made, and React then hydrates the button to answer the click.
  */
 export const EARLY_INPUT_SCRIPT = `window.__earlyClicks = [];
 window.__earlySubmits = [];
 window.__earlyInputs = {};
+window.__islandClicks = [];
+document.addEventListener(
+  'click',
+  function (event) {
+    var button = event.target instanceof Element && event.target.closest('button[type="button"]');
+    if (!button || button.hasAttribute('data-early-click') || !button.closest('astro-island[ssr]')) return;
+    if (window.__islandClicks.indexOf(button) < 0) window.__islandClicks.push(button);
+    button.setAttribute('aria-busy', 'true');
+  },
+  true,
+);
+new MutationObserver(function (changes) {
+  changes.forEach(function (change) {
+    var island = change.target;
+    if (island.hasAttribute('ssr')) return;
+    var kept = window.__islandClicks.filter(function (button) { return island.contains(button); });
+    if (kept.length === 0) return;
+    window.__islandClicks = window.__islandClicks.filter(function (button) { return !island.contains(button); });
+    kept.forEach(function (button) {
+      button.removeAttribute('aria-busy');
+      button.click();
+    });
+  });
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ['ssr'] });
 document.addEventListener(
   'input',
   function (event) {

@@ -33,6 +33,8 @@ test('a font goes from a designer’s upload through review to the library', asy
   await expect(designer.getByRole('link', { name: /GB 2312 汉字表/ })).toHaveAttribute('href', /gb2312-6763/);
   await designer.getByRole('link', { name: '开始投稿' }).first().click();
   await expect(designer.getByRole('heading', { name: '1. 字体信息' })).toBeVisible();
+  // The wizard's fields are the island's state: typed before it wakes, a name is put back to empty.
+  await expect(designer.locator('astro-island[component-url*="SubmitWizard"]:not([ssr])')).toHaveCount(1);
   // Every field review needs is marked, as the server requires it (one contract for both).
   await expect(designer.locator('.sub-panel .sub-field__required')).toHaveCount(7);
   await designer.getByLabel(/中文名称/).fill('墨香黑');

@@ -106,3 +106,26 @@ test('text pasted while the tool is still waking up is kept', async ({ page }) =
   await expect(page.getByText(`${text.length} / 50,000`)).toBeVisible();
   await expect(page.getByLabel(/粘贴文字/)).toHaveValue(text);
 });
+
+test('a button pressed before the tool’s script arrives counts once it does', async ({ page }) => {
+  // The island's script is held back, as on a slow connection: the page is drawn, the tool is not
+  // awake, and a person already picks a canvas size.
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/_astro\/.+\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  // Module scripts hold DOMContentLoaded back: the page is there once its HTML is.
+  await page.goto('/tools/wordcloud', { waitUntil: 'commit' });
+  const banner = page.getByRole('button', { name: '横幅 1920 × 1080' });
+  await expect(page.locator('astro-island[ssr]').first()).toBeAttached();
+  await banner.click();
+  await expect(banner).toHaveAttribute('aria-busy', 'true');
+  release();
+  await expect(banner).toHaveAttribute('aria-pressed', 'true');
+  await expect(banner).not.toHaveAttribute('aria-busy');
+  await expect(page.getByRole('spinbutton', { name: '宽' })).toHaveValue('1920');
+});
