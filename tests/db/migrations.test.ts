@@ -207,7 +207,8 @@ describe('openDatabase migrations', () => {
     }
   });
 
-  // PGlite needs no such test: its folder belongs to one process, which its lock file enforces.
+  // Skipped without PostgreSQL (TEST_DATABASE_URL, which .ci/run sets): several servers must share one
+  // database. PGlite needs no such test: its folder belongs to one process, which its lock file enforces.
   test.skipIf(!TEST_DATABASE_URL)(
     'several servers starting at once over one new database migrate it once',
     async () => {
