@@ -11,7 +11,7 @@ import { VARIANT_FORMS_FILE } from '../src/server/engine/identify/variants.ts';
 // JavaScript objects for the seven identification needs, held for the life of its worker. It only
 // ever converts one character at a time, so the answers are computed here, once, for every
 // character any of the tables names (any other character converts to itself in each direction),
-// and written to a data file of about 100 KB that the site reads instead.
+// and written to a data file of about 65 KB that the site reads instead.
 
 /** The directions whose conversions give a character's other forms, in the order they are tried. */
 const DIRECTIONS = [

@@ -143,11 +143,10 @@ function decoyPlaces(x: number, count: number): number[] {
   return places;
 }
 
-/** The set of backgrounds, drawn once per process; the inscriptions are set in the faces given. */
 /**
- * Draws `count` backgrounds; the faces are needed only until it settles. Each takes Skia 15–20 ms on
- * the server's own thread, so the event loop gets a turn between them: drawn in one go, the twelve
- * held every request waiting behind the first puzzle asked for for some 200 ms.
+ * Draws `count` backgrounds, their inscriptions set in the faces given (needed only until it settles).
+ * Each takes Skia 15–20 ms on the server's own thread, so the event loop gets a turn between them:
+ * drawn in one go, the twelve held every request waiting behind the first puzzle for some 200 ms.
  */
 export async function drawBackgrounds(count: number, faces: readonly SettingFace[]): Promise<Canvas[]> {
   const backgrounds: Canvas[] = [];
@@ -158,6 +157,7 @@ export async function drawBackgrounds(count: number, faces: readonly SettingFace
   return backgrounds;
 }
 
+/** The set of backgrounds the puzzles are cut from, drawn once per process. */
 export class BackgroundSet {
   private readonly backgrounds: Canvas[];
 
