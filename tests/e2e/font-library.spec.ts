@@ -112,11 +112,30 @@ test.describe('the font library', () => {
     await expect(kept.getByRole('link', { name: '站酷快乐体' })).toBeVisible();
     await expect(kept.getByRole('link', { name: '思源黑体（简体）' })).toBeVisible();
 
-    // A named group: made, filled from the starred list, renamed and deleted in place.
+    // A named group: made, filled from the starred list, renamed and deleted in place. Making it
+    // asks for the starred list again (the groups changed) just before the new group is shown; that
+    // answer is held until the new group's is on screen, and once it lands the new group stays shown.
+    const starredList = (url: URL) =>
+      url.pathname.endsWith('/collection/getDetail') && url.searchParams.get('id') === '0';
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(starredList, async (route) => {
+      await held;
+      await route.continue();
+    });
     await kept.getByLabel('新收藏夹名称').fill('标题字体');
     await kept.getByRole('button', { name: '新建' }).click();
     await expect(kept.getByRole('button', { name: /^标题字体/ })).toHaveAttribute('aria-pressed', 'true');
     await expect(kept.getByText('「标题字体」还是空的')).toBeVisible();
+    const lateAnswer = page.waitForResponse((response) => starredList(new URL(response.url())));
+    release();
+    await (await lateAnswer).finished();
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await expect(kept.getByText('「标题字体」还是空的')).toBeVisible();
+    await expect(kept.getByRole('button', { name: '移出收藏夹' })).toHaveCount(0);
+    await page.unroute(starredList);
     await kept.getByRole('button', { name: /^我的收藏/ }).click();
     await kept.getByLabel('把站酷快乐体加入收藏夹').selectOption({ label: '标题字体' });
     await expect(page.getByText('已加入收藏夹「标题字体」').first()).toBeVisible();

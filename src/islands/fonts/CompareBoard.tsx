@@ -36,15 +36,18 @@ function CompareSearch({
 }): ReactElement {
   const [keyword, setKeyword] = useState('');
   const [results, setResults] = useState<FontResource[]>([]);
+  // Only the answer to the last keyword is shown: a slower answer to an older one is dropped.
+  const request = useRef(0);
   const search = useRef(
     debounce((value: string) => {
+      const run = ++request.current;
       if (!value.trim()) {
         setResults([]);
         return;
       }
       void getFontList({ keyword: value, size: 8 })
-        .then((page) => setResults(page.records))
-        .catch(() => setResults([]));
+        .then((page) => run === request.current && setResults(page.records))
+        .catch(() => run === request.current && setResults([]));
     }),
   ).current;
   useEffect(() => search(keyword), [keyword, search]);

@@ -12,11 +12,16 @@ export default function DownloadHistory(): ReactElement {
   const [page, setPage] = useState<Page<DownloadRecord> | null>(null);
   const [failed, setFailed] = useState(false);
 
+  // Paging quickly asks again before the last answer came; only the page asked for last is shown.
   useEffect(() => {
+    let latest = true;
     setFailed(false);
     getDownloadHistory({ current, size: PAGE_SIZE })
-      .then((answer) => setPage(answer as unknown as Page<DownloadRecord>))
-      .catch(() => setFailed(true));
+      .then((answer) => latest && setPage(answer as unknown as Page<DownloadRecord>))
+      .catch(() => latest && setFailed(true));
+    return () => {
+      latest = false;
+    };
   }, [current]);
 
   if (failed) return <p className="history-empty">下载记录暂时无法读取，请稍后刷新重试。</p>;

@@ -37,12 +37,19 @@ export default function FavoriteFonts(): ReactElement {
     void loadFavoriteFonts().catch(() => undefined);
   }, []);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a change to the groups (a font removed elsewhere) reloads the list.
+  // A change to the groups (a font removed elsewhere) reloads the list. Only the answer for the
+  // group shown now is taken: creating a group reloads the groups while group 0 is still shown, and
+  // that older answer can arrive after the new group's.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the groups are a reason to ask again, not an input.
   useEffect(() => {
+    let current = true;
     setFonts(null);
     getFontGroupDetail(active)
-      .then((detail) => setFonts((detail['fontList'] as FontResource[] | undefined) ?? []))
-      .catch(() => setFonts([]));
+      .then((detail) => current && setFonts((detail['fontList'] as FontResource[] | undefined) ?? []))
+      .catch(() => current && setFonts([]));
+    return () => {
+      current = false;
+    };
   }, [active, groups]);
 
   useEffect(() => {
