@@ -28,7 +28,7 @@ import {
   wordCloud,
 } from './soak/checks.ts';
 import { libraryFaces, pick, sampleText, seededRandom } from './soak/library.ts';
-import type { ReaderReport, ReaderSetup } from './soak/readers.ts';
+import type { ReaderOrder, ReaderReport, ReaderSetup } from './soak/readers.ts';
 
 const MINUTES = Number(process.env['SOAK_MINUTES'] ?? 30);
 const MB = 1024 * 1024;
@@ -103,9 +103,15 @@ await new Promise<void>((resolve, reject) => {
   server.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('is ready at') && resolve());
 });
 process.on('exit', () => server.kill('SIGTERM'));
-// The load generator steps back (SOAK_NICE, 10) once the server runs at the priority it was started
-// with: on a machine shared with other work the bench's own checking must not take the server's core.
-// Threads started from here on (the readers) inherit it.
+// The readers' thread starts now, at the priority the server runs at: it stands for visitors on
+// machines of their own, whom the server's tool workers (a step below the server) never slow down,
+// so its clock must not wait behind them either. It is told what to read once the caches are full.
+const readers = new Worker(new URL('./soak/readers.ts', import.meta.url), {
+  workerData: { base, loops: 6, pauseMs: 20 } satisfies ReaderSetup,
+});
+// Then the load generator steps back (SOAK_NICE, 10): on a machine shared with other work the bench's
+// own checking (rasterising, comparing pictures) must not take the server's core. A Linux thread
+// keeps the priority it started with, so the readers stay where they are.
 os.setPriority(Number(process.env['SOAK_NICE'] ?? 10));
 
 /** The server's event-loop delays since the last call, and where its memory is now. */
@@ -149,7 +155,7 @@ const news = (await (await fetch(`${base}/web/api/web-wenzhang/selectPage?curren
 };
 const asset = fs.readdirSync('dist/client/_astro').find((name) => name.endsWith('.js'));
 if (!asset) throw new Error('no script in dist/client/_astro: build first');
-const reads: ReaderSetup['reads'] = [
+const reads: ReaderOrder['reads'] = [
   { kind: REFERENCE, path: `/_astro/${asset}` },
   { kind: 'page', path: '/' },
   { kind: 'page', path: '/font' },
@@ -202,9 +208,7 @@ async function user(kind: string, pauseMs: number, step: (round: number) => Prom
   }
 }
 
-const readers = new Worker(new URL('./soak/readers.ts', import.meta.url), {
-  workerData: { base, reads, loops: 6, pauseMs: 20, untilMs: until } satisfies ReaderSetup,
-});
+readers.postMessage({ reads, untilMs: until } satisfies ReaderOrder);
 readers.on('message', (report: ReaderReport) => {
   for (const [kind, timings] of Object.entries(report.timings)) for (const ms of timings) record(kind, ms);
   for (const error of report.errors) failed.push(`read ${error}`);

@@ -120,9 +120,12 @@ describe('npm start', () => {
     expect(fs.existsSync(path.join(dataDir, 'db.lock'))).toBe(false);
 
     // The data survives: a restart on the same folder finds the seeded fonts without seeding again.
-    const third = startServer({ PORT: String(port), DATA_DIR: dataDir });
+    const third = startServer({ PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info' });
     running.push(third);
     await waitFor(third, /is ready at/);
+    // Once ready, the server asks for a puzzle itself: the backgrounds every puzzle is cut from are
+    // drawn then, not while the first visitor to log in waits.
+    await waitFor(third, /"method":"POST","path":"\/captcha\/get","status":200/);
     const again = (await (await fetch(`http://localhost:${port}/web/api/fontOverride/getFontList`)).json()) as {
       data: { total: number };
     };

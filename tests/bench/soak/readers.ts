@@ -5,15 +5,19 @@
 import http from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 
-/** What the main thread hands the readers. */
+/** What the readers are started with. */
 export interface ReaderSetup {
   base: string;
-  /** Paths of cached reads, each with the kind it is counted under. */
-  reads: Array<{ kind: string; path: string }>;
   /** Reader loops running at once. */
   loops: number;
   /** Pause of each loop between two reads, in ms (a person reading, not a load generator). */
   pauseMs: number;
+}
+
+/** What they read and until when, sent once the caches are full (the one message they get). */
+export interface ReaderOrder {
+  /** Paths of cached reads, each with the kind it is counted under. */
+  reads: Array<{ kind: string; path: string }>;
   untilMs: number;
 }
 
@@ -27,6 +31,7 @@ const setup = workerData as ReaderSetup;
 const port = parentPort;
 if (!port) throw new Error('soak readers run as a worker thread');
 
+const order = await new Promise<ReaderOrder>((resolve) => port.once('message', resolve));
 const agent = new http.Agent({ keepAlive: true, maxSockets: setup.loops });
 let pending: ReaderReport = { timings: {}, errors: [] };
 
@@ -44,8 +49,8 @@ function read(path: string): Promise<{ status: number; ms: number }> {
 }
 
 async function loop(offset: number): Promise<void> {
-  for (let i = offset; Date.now() < setup.untilMs; i++) {
-    const target = setup.reads[i % setup.reads.length];
+  for (let i = offset; Date.now() < order.untilMs; i++) {
+    const target = order.reads[i % order.reads.length];
     if (!target) return;
     try {
       const { status, ms } = await read(target.path);
