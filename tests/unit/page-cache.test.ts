@@ -186,14 +186,46 @@ describe('servePageFromCache', () => {
     expect(await get.text()).toBe('cases');
   });
 
-  test('renders again once a page is older than the revalidation time', async () => {
+  test('once a page is older than the revalidation time, answers at once with it and renders it again behind', async () => {
     await visit(`/news/${newsId}`);
     const now = Date.now();
     const clock = vi.spyOn(Date, 'now').mockReturnValue(now + REVALIDATE_MS + 1000);
     try {
-      const stale = await visit(`/news/${newsId}`);
-      expect(stale.headers.get('X-Page-Cache')).toBe('MISS');
+      // The render is held until the stale answer is out: the reader does not wait for it.
+      let finish = () => {};
+      const held = new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+      let rendered: Promise<Response> | undefined;
+      const stale = await visit(`/news/${newsId}`, {}, () => {
+        rendered = held.then(() => renderNewsPage(newsId));
+        return rendered;
+      });
+      expect(stale.headers.get('X-Page-Cache')).toBe('STALE');
+      expect(renders).toBe(1);
+      finish();
+      await rendered;
+      // Stored once the render is read; the wait is for that state, however busy the machine.
+      await vi.waitFor(async () => expect((await visit(`/news/${newsId}`)).headers.get('X-Page-Cache')).toBe('HIT'), {
+        timeout: 60_000,
+      });
       expect(renders).toBe(2);
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
+  test('a stale page found gone when rendered again is no longer served', async () => {
+    await visit(`/news/${newsId}`);
+    const now = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now + REVALIDATE_MS + 1000);
+    try {
+      const gone = () =>
+        Promise.resolve(new Response('not found', { status: 404, headers: { 'Content-Type': 'text/html' } }));
+      expect((await visit(`/news/${newsId}`, {}, gone)).headers.get('X-Page-Cache')).toBe('STALE');
+      await vi.waitFor(async () => expect((await visit(`/news/${newsId}`, {}, gone)).status).toBe(404), {
+        timeout: 60_000,
+      });
     } finally {
       clock.mockRestore();
     }

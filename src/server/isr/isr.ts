@@ -1,3 +1,4 @@
+import { errorStatus } from '../../lib/route-error.ts';
 import { surrogateHeaders } from '../content/cdn.ts';
 import { pageKeys } from '../content/changes.ts';
 import { type BodyRequest, encodedAnswer } from '../http/compressed.ts';
@@ -144,9 +145,10 @@ async function renderAndStore(
 
 /**
  * Answers an ISR page from the page cache, rendering it with `render` (the rest of the page
- * pipeline) on a miss or when it is older than REVALIDATE_MS. Requests other than GET/HEAD and
- * URLs outside the ISR pages go straight to `render`. While a stale page is being rendered again,
- * other readers get the stale copy.
+ * pipeline) on a miss. A page older than REVALIDATE_MS is answered at once with the copy there is
+ * and rendered again behind it, as a shared cache's stale-while-revalidate does: nobody waits for
+ * the render that keeps a page fresh. Requests other than GET/HEAD and URLs outside the ISR pages
+ * go straight to `render`.
  */
 export async function servePageFromCache(
   url: URL,
@@ -167,16 +169,26 @@ export async function servePageFromCache(
   const work =
     running ?? renderAndStore(target, cache.ticket(target.pathname), render).finally(() => inFlight.delete(target.key));
   if (!running) inFlight.set(target.key, work);
-  try {
-    const result = await work;
-    // A shared Response body can be read once only, so only the renderer's own request gets it.
-    if (result instanceof Response) return running ? render() : result;
-    return respond(request, result, 'MISS');
-  } catch (error) {
-    if (cached) {
-      log().warn({ err: error, key: target.key }, 'page could not be rendered again; serving the cached copy');
-      return respond(request, cached, 'STALE');
-    }
-    throw error;
+  if (cached) {
+    // A page that is no longer there (deleted outside the services) stops being served stale.
+    const gone = () => cache.purge([target.pathname]);
+    void work
+      .then(
+        async (result) => {
+          if (result instanceof Response && result.status === 404) await gone();
+        },
+        async (error: unknown) => {
+          if (errorStatus(error) !== 404) throw error;
+          await gone();
+        },
+      )
+      .catch((error: unknown) =>
+        log().warn({ err: error, key: target.key }, 'page could not be rendered again; serving the cached copy'),
+      );
+    return respond(request, cached, 'STALE');
   }
+  const result = await work;
+  // A shared Response body can be read once only, so only the renderer's own request gets it.
+  if (result instanceof Response) return running ? render() : result;
+  return respond(request, result, 'MISS');
 }
