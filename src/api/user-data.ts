@@ -1,3 +1,4 @@
+import type { FavoriteGroupDetail } from '../contract/fonts.ts';
 import type {
   NotificationItem,
   NotificationSummary,
@@ -33,7 +34,7 @@ export const updateFontGroup = (id: Id, body: { name: string }) =>
 export const deleteFontGroup = (id: Id) => del<null>(`${GROUPS}/delete`, { id });
 
 /** One favourite font group with its fonts. */
-export const getFontGroupDetail = (id: Id) => get<UserRecord>(`${GROUPS}/getDetail`, { id });
+export const getFontGroupDetail = (id: Id) => get<FavoriteGroupDetail>(`${GROUPS}/getDetail`, { id });
 
 /** Adds a family to a favourite group (or to the plain favourites without a group). */
 export const addFavoriteFont = (body: { fontGNo: string; groupId?: number }) => post<null>(`${GROUPS}/addFont`, body);

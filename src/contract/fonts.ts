@@ -67,12 +67,18 @@ export interface FavoriteFontGroup {
   fontList: FavoriteFontEntry[];
 }
 
+/** A family of a favourite group as the favourites page shows it: its resource item and the line it is drawn in. */
+export interface FavoriteFontResource extends FontResource {
+  /** The face's default line, of its own script and in characters it has (the library rows' line). */
+  sample: string;
+}
+
 /** A group with the full resource items of its families, for the favourites page. */
 export interface FavoriteGroupDetail {
   id: number;
   name: string;
   createdAt: string;
-  fontList: FontResource[];
+  fontList: FavoriteFontResource[];
 }
 
 /** One row of the download history. */
@@ -137,6 +143,11 @@ export interface GlyphDetail {
 export const FONT_CATEGORIES = ['黑体', '宋体', '楷体', '圆体', '仿宋', '手写', '书法', '艺术', '像素'] as const;
 /** The writing systems a family is made for. */
 export const FONT_SCRIPTS = ['简体', '繁体', '日文'] as const;
+
+/** The script label ('简体', '繁体', '日文') of a family's script dict number ('1' is 简体). */
+export function scriptLabelOf(dictNumber: string): string {
+  return FONT_SCRIPTS[Number(dictNumber) - 1] ?? '简体';
+}
 
 /** The body of POST /web/api/font/coverage: the text whose characters the fonts must have. */
 export interface FontCoverageRequest {

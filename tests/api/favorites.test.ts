@@ -123,6 +123,19 @@ describe('favourite groups', () => {
     expect((await allFont(alice)).map((g) => g.name)).toEqual(['我的收藏']);
   });
 
+  test('draws each font in a line it has every character of, as the library does', async () => {
+    for (const fontGNo of ['zcool-kuaile', 'noto-sans-sc']) {
+      await call(app, '/web/api/collection/addFont', as(bob, json('POST', { fontGNo })));
+    }
+    const detail = await call<FavoriteGroupDetail>(app, '/web/api/fontOverride/collection/getDetail?id=0', as(bob));
+    const samples = Object.fromEntries(detail.data.fontList.map((font) => [font.fontGNo, font.sample]));
+    // 站酷快乐体 has no full-width comma: the fixed line 「永和九年，岁在癸丑」 marked it 「缺 1 字」.
+    expect(samples).toEqual({
+      'noto-sans-sc': '永和九年，岁在癸丑，暮春之初',
+      'zcool-kuaile': '永和九年\u3000岁在癸丑\u3000暮春之初',
+    });
+  });
+
   test('answers 404 for another user’s group, whatever the call', async () => {
     const { data } = await call<FavoriteFontGroup>(
       app,

@@ -33,20 +33,3 @@ export function weightLabel(weight: number, italic = false): string {
 export function formatCount(n: number): string {
   return n.toLocaleString('zh-CN');
 }
-
-/** The default sample text of the library and detail pages. */
-export const SAMPLE_TEXT = '永和九年，岁在癸丑，暮春之初';
-/** Most characters a visitor's own sample text may have (the subset service caps distinct characters). */
-export const SAMPLE_MAX = 60;
-
-/** A visitor's sample text from the URL, trimmed to SAMPLE_MAX characters, or the default line. */
-export function sampleFrom(value: string | null): string {
-  const text = [...(value ?? '').trim()].slice(0, SAMPLE_MAX).join('');
-  return text || SAMPLE_TEXT;
-}
-
-/** A preview size in px from the URL, kept between 16 and 96. */
-export function sizeFrom(value: string | null, fallback = 36): number {
-  const n = Number(value);
-  return Number.isFinite(n) && n >= 16 && n <= 96 ? Math.round(n) : fallback;
-}

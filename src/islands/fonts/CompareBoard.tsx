@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { type ReactElement, useEffect, useRef, useState } from 'react';
 import { type FontResource, getFontDetail, getFontList } from '../../api/fonts.ts';
+import { scriptLabelOf } from '../../contract/fonts.ts';
 import { copyText } from '../../lib/copy-text.ts';
 import { sampleLang } from '../../lib/type-tester.ts';
 import {
@@ -23,8 +24,6 @@ import { GlyphOverlay } from './GlyphOverlay.tsx';
  * Traditional and Japanese faces share (same code points, no punctuation to lack).
  */
 export const COMPARE_TEXT = '永和九年 暮春之初 The quick brown fox 0123';
-
-const SCRIPTS: Record<string, string> = { '1': '简体', '2': '繁体', '3': '日文' };
 
 /** Finds families to add: a keyword search of the library. */
 function CompareSearch({
@@ -176,7 +175,7 @@ export default function CompareBoard(): ReactElement {
                 font={font ?? undefined}
                 weight={tester.weights[gno]}
                 text={text}
-                lang={sampleLang(SCRIPTS[font?.script ?? '1'] ?? '简体')}
+                lang={sampleLang(scriptLabelOf(font?.script ?? '1'))}
                 onWeight={(weight) => setRowWeight(gno, weight)}
                 onRemove={() => remove(gno)}
               />

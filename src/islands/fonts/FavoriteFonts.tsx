@@ -1,6 +1,5 @@
 import { useStore } from '@nanostores/react';
 import { type ReactElement, useEffect, useRef, useState } from 'react';
-import type { FontResource } from '../../api/fonts.ts';
 import {
   addFavoriteFont,
   addFontGroup,
@@ -9,11 +8,12 @@ import {
   getFontGroupDetail,
   updateFontGroup,
 } from '../../api/user-data.ts';
+import { type FavoriteFontResource, scriptLabelOf } from '../../contract/fonts.ts';
+import { sampleLang } from '../../lib/type-tester.ts';
 import { showToast } from '../../stores/toast.ts';
 import { $favoriteFonts, loadFavoriteFonts } from '../../stores/user.ts';
 import { loadPreviews } from './font-previews.ts';
 
-const SAMPLE = '永和九年，岁在癸丑';
 const STARRED = '我的收藏';
 
 /**
@@ -24,7 +24,7 @@ const STARRED = '我的收藏';
 export default function FavoriteFonts(): ReactElement {
   const groups = useStore($favoriteFonts);
   const [active, setActive] = useState(0);
-  const [fonts, setFonts] = useState<FontResource[] | null>(null);
+  const [fonts, setFonts] = useState<FavoriteFontResource[] | null>(null);
   const [newName, setNewName] = useState('');
   const [renaming, setRenaming] = useState<string | null>(null);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
@@ -45,7 +45,7 @@ export default function FavoriteFonts(): ReactElement {
     let current = true;
     setFonts(null);
     getFontGroupDetail(active)
-      .then((detail) => current && setFonts((detail['fontList'] as FontResource[] | undefined) ?? []))
+      .then((detail) => current && setFonts(detail.fontList))
       .catch(() => current && setFonts([]));
     return () => {
       current = false;
@@ -214,7 +214,9 @@ export default function FavoriteFonts(): ReactElement {
           {fonts.map((font) => (
             <li key={font.fontGNo}>
               <a href={`/font/${font.fontGNo}`}>{font.familyName}</a>
-              <p data-preview-gno={font.fontGNo}>{SAMPLE}</p>
+              <p data-preview-gno={font.fontGNo} lang={sampleLang(scriptLabelOf(font.script))}>
+                {font.sample}
+              </p>
               <div className="favorites__font-actions">
                 {named.some((entry) => Number(entry.id) !== active) && (
                   <select

@@ -1,9 +1,17 @@
 import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
-import type { FavoriteFontEntry, FavoriteFontGroup, FavoriteGroupDetail } from '../../contract/fonts.ts';
+import {
+  type FavoriteFontEntry,
+  type FavoriteFontGroup,
+  type FavoriteFontResource,
+  type FavoriteGroupDetail,
+  type FontResource,
+  scriptLabelOf,
+} from '../../contract/fonts.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { favoriteGroupFonts, favoriteGroups, favorites, fontFamilies } from '../db/schema/index.ts';
 import { toResources } from '../fonts/catalogue.ts';
 import { findPublishedFamily } from '../fonts/detail.ts';
+import { defaultSamples } from '../fonts/samples.ts';
 import { badRequest, notFound } from '../http/envelope.ts';
 import { forgetFavorite, keepFavorite } from './store.ts';
 
@@ -145,6 +153,18 @@ export async function deleteFavoriteGroup(accountId: number, groupId: number, da
   await db.delete(favoriteGroups).where(eq(favoriteGroups.id, groupId));
 }
 
+/**
+ * Each family with the line the library draws it in: a fixed Simplified line marked Traditional
+ * and Japanese faces as missing characters they were never meant to have.
+ */
+async function withSamples(db: Db, fonts: FontResource[]): Promise<FavoriteFontResource[]> {
+  const samples = await defaultSamples(
+    fonts.map((font) => ({ gno: font.fontGNo, script: scriptLabelOf(font.script) })),
+    db,
+  );
+  return fonts.map((font) => ({ ...font, sample: samples.get(font.fontGNo)?.line ?? font.familyName }));
+}
+
 /** One group with the resource items of its families (collection/getDetail); group 0 is the starred list. */
 export async function favoriteGroupDetail(
   accountId: number,
@@ -159,9 +179,12 @@ export async function favoriteGroupDetail(
       .innerJoin(fontFamilies, eq(favorites.familyId, fontFamilies.id))
       .where(and(eq(favorites.accountId, accountId), eq(favorites.target, 'font'), eq(fontFamilies.published, true)))
       .orderBy(desc(favorites.createdAt));
-    const fontList = await toResources(
+    const fontList = await withSamples(
       db,
-      rows.map((row) => row.family),
+      await toResources(
+        db,
+        rows.map((row) => row.family),
+      ),
     );
     return { id: 0, name: DEFAULT_GROUP_NAME, createdAt: new Date(0).toISOString(), fontList };
   }
@@ -172,9 +195,12 @@ export async function favoriteGroupDetail(
     .innerJoin(fontFamilies, eq(favoriteGroupFonts.familyId, fontFamilies.id))
     .where(and(eq(favoriteGroupFonts.groupId, groupId), eq(fontFamilies.published, true)))
     .orderBy(desc(favoriteGroupFonts.createdAt));
-  const fontList = await toResources(
+  const fontList = await withSamples(
     db,
-    rows.map((row) => row.family),
+    await toResources(
+      db,
+      rows.map((row) => row.family),
+    ),
   );
   return { id: group.id, name: group.name, createdAt: group.createdAt.toISOString(), fontList };
 }

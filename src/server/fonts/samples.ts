@@ -1,4 +1,3 @@
-import { FONT_SCRIPTS } from '../../contract/fonts.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { coverageSets } from '../engine/charsets.ts';
 import { fontCodePoints } from './glyphs.ts';
@@ -40,11 +39,6 @@ const SPACES = new Set([' ', '\u3000']);
 /** The samples of a script; a script the site does not know reads as Simplified. */
 function scriptKey(script: string): string {
   return script in LINES ? script : '简体';
-}
-
-/** The script label ('简体', '繁体', '日文') of a family's script dict number ('1' is 简体). */
-export function scriptLabelOf(dictNumber: string): string {
-  return FONT_SCRIPTS[Number(dictNumber) - 1] ?? '简体';
 }
 
 /** The text with missing punctuation blanked, or null when a character that carries meaning is missing. */
