@@ -215,6 +215,43 @@ describe('servePageFromCache', () => {
     }
   });
 
+  test('renders stale pages behind their answers one at a time, each page once', async () => {
+    const page = (label: string) => async () =>
+      new Response(`<!doctype html><p>${label}</p>`, { headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+    await visit('/case', {}, page('cases'));
+    await visit('/dingzhi', {}, page('custom'));
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(Date.now() + REVALIDATE_MS + 1000);
+    try {
+      let finish = () => {};
+      const held = new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+      const started: string[] = [];
+      const holding = (label: string) => async () => {
+        started.push(label);
+        await held;
+        return page(label)();
+      };
+      expect((await visit('/case', {}, holding('cases again'))).headers.get('X-Page-Cache')).toBe('STALE');
+      expect((await visit('/case', {}, holding('cases twice'))).headers.get('X-Page-Cache')).toBe('STALE');
+      expect((await visit('/dingzhi', {}, holding('custom again'))).headers.get('X-Page-Cache')).toBe('STALE');
+      await vi.waitFor(() => expect(started).toEqual(['cases again']), { timeout: 60_000 });
+      // While the first render is held the second page waits: started together, renders run
+      // their synchronous parts back to back and hold up every reader.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(started).toEqual(['cases again']);
+      finish();
+      await vi.waitFor(() => expect(started).toEqual(['cases again', 'custom again']), { timeout: 60_000 });
+      await vi.waitFor(
+        async () => expect(await (await visit('/dingzhi', {}, page('unused'))).text()).toContain('custom again'),
+        { timeout: 60_000 },
+      );
+      expect(await (await visit('/case', {}, page('unused'))).text()).toContain('cases again');
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
   test('a stale page found gone when rendered again is no longer served', async () => {
     await visit(`/news/${newsId}`);
     const now = Date.now();
