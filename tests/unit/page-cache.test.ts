@@ -4,7 +4,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vit
 import { getArticle, listArticles } from '../../src/server/content/articles.ts';
 import { contentChanged } from '../../src/server/content/changes.ts';
 import { saveArticle, setArticleStatus } from '../../src/server/content/editor/save.ts';
-import { pageCacheKey, REVALIDATE_MS, servePageFromCache } from '../../src/server/isr/isr.ts';
+import {
+  isFresh,
+  pageCacheKey,
+  REVALIDATE_MS,
+  REVALIDATE_SPREAD_MS,
+  servePageFromCache,
+} from '../../src/server/isr/isr.ts';
 import { MAX_VARIANTS_PER_PATH, PageCache, pageCache } from '../../src/server/isr/page-cache.ts';
 import { type ContentSuite, openContentSuite } from '../helpers/content.ts';
 
@@ -28,6 +34,8 @@ async function visit(pathAndQuery: string, headers: Record<string, string> = {},
 }
 
 let newsId: number;
+/** Past the revalidation time of every page, whatever its key's share of the spread. */
+const STALE_AFTER = REVALIDATE_MS + REVALIDATE_SPREAD_MS + 1000;
 
 beforeAll(async () => {
   suite = await openContentSuite();
@@ -189,7 +197,7 @@ describe('servePageFromCache', () => {
   test('once a page is older than the revalidation time, answers at once with it and renders it again behind', async () => {
     await visit(`/news/${newsId}`);
     const now = Date.now();
-    const clock = vi.spyOn(Date, 'now').mockReturnValue(now + REVALIDATE_MS + 1000);
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now + STALE_AFTER);
     try {
       // The render is held until the stale answer is out: the reader does not wait for it.
       let finish = () => {};
@@ -215,12 +223,30 @@ describe('servePageFromCache', () => {
     }
   });
 
+  test('spreads the pages’ revalidation over REVALIDATE_SPREAD_MS, so pages stored together do not turn stale together', () => {
+    const storedAt = 1_000_000;
+    const keys = Array.from({ length: 40 }, (_, i) => `/news/${i + 1}`);
+    const staleAt = keys.map((key) => {
+      const page = { key, storedAt } as Parameters<typeof isFresh>[0];
+      expect(isFresh(page, storedAt + REVALIDATE_MS)).toBe(true);
+      expect(isFresh(page, storedAt + REVALIDATE_MS + REVALIDATE_SPREAD_MS + 1)).toBe(false);
+      // The first moment it is stale, to the second.
+      let second = REVALIDATE_MS / 1000;
+      while (isFresh(page, storedAt + second * 1000)) second++;
+      return second;
+    });
+    // Forty pages rendered in the same instant turn stale over the spread's whole span, not in one minute.
+    const minutes = new Set(staleAt.map((second) => Math.floor(second / 60)));
+    expect(minutes.size).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...staleAt) - Math.min(...staleAt)).toBeGreaterThan(REVALIDATE_SPREAD_MS / 1000 / 2);
+  });
+
   test('renders stale pages behind their answers one at a time, each page once', async () => {
     const page = (label: string) => async () =>
       new Response(`<!doctype html><p>${label}</p>`, { headers: { 'Content-Type': 'text/html; charset=utf-8' } });
     await visit('/case', {}, page('cases'));
     await visit('/dingzhi', {}, page('custom'));
-    const clock = vi.spyOn(Date, 'now').mockReturnValue(Date.now() + REVALIDATE_MS + 1000);
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(Date.now() + STALE_AFTER);
     try {
       let finish = () => {};
       const held = new Promise<void>((resolve) => {
@@ -255,7 +281,7 @@ describe('servePageFromCache', () => {
   test('a stale page found gone when rendered again is no longer served', async () => {
     await visit(`/news/${newsId}`);
     const now = Date.now();
-    const clock = vi.spyOn(Date, 'now').mockReturnValue(now + REVALIDATE_MS + 1000);
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now + STALE_AFTER);
     try {
       const gone = () =>
         Promise.resolve(new Response('not found', { status: 404, headers: { 'Content-Type': 'text/html' } }));

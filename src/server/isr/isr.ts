@@ -47,8 +47,14 @@ const ISR_ROUTES: Array<{ pattern: RegExp; params: ReadonlySet<string>; persistQ
   { pattern: /^\/font\/[A-Za-z0-9_-]{1,64}$/, params: new Set(['text', 'px', 'set', 'gp']), persistQueries: false },
 ];
 
-/** After this long a cached page is rendered again on its next request (changes made outside the services). */
+/** After this long a cached page is rendered again on its next request (changes made outside the services)… */
 export const REVALIDATE_MS = 5 * 60 * 1000;
+/**
+ * …plus a share of this, fixed by the page's key. Pages read in the same minutes (after a start, a
+ * purge) would otherwise turn stale in the same minute, every five minutes, and their renders, one
+ * after another, hold up the readers of that minute.
+ */
+export const REVALIDATE_SPREAD_MS = 150 * 1000;
 
 // Browsers revalidate every time (a 304 costs a round trip and no rendering) so that a reader sees
 // an edit on the next load; a shared cache may keep a page for a second and serve it stale while
@@ -93,9 +99,16 @@ export function cachedAnswer(
   });
 }
 
+/** A key's share of REVALIDATE_SPREAD_MS, between 0 and 1 (FNV-1a: the same on every node and after a restart). */
+export function spreadOf(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) / 0xffffffff;
+}
+
 /** True while a stored page is young enough to be served without rendering it again. */
 export function isFresh(page: CachedPage, now = Date.now()): boolean {
-  return now - page.storedAt <= REVALIDATE_MS;
+  return now - page.storedAt <= REVALIDATE_MS + REVALIDATE_SPREAD_MS * spreadOf(page.key);
 }
 
 function respond(request: Request, page: CachedPage, state: 'HIT' | 'MISS' | 'STALE'): Response {
