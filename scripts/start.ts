@@ -25,13 +25,7 @@ import { keptSubsetAnswers } from '../src/server/webfont/answers.ts';
 import { ensureBuilt } from './lib/build.ts';
 import { createProgress } from './lib/progress.ts';
 import { onStopSignal } from './lib/shutdown.ts';
-import {
-  buildTablesBeforeServing,
-  warmCaptcha,
-  warmFontLibrary,
-  warmToolWorkers,
-  warmWordCloudSample,
-} from './lib/warm.ts';
+import { buildTablesBeforeServing, warmCaptcha, warmFontLibrary, warmWordCloudSample } from './lib/warm.ts';
 
 const dotenv = path.join(PROJECT_ROOT, '.env');
 if (fs.existsSync(dotenv)) process.loadEnvFile(dotenv);
@@ -91,7 +85,6 @@ async function main(): Promise<void> {
   console.log(`${config.SITE_TITLE} is ready at http://${shownHost}:${config.PORT}`);
   void warmWordCloudSample(self, CLOUD_SAMPLE_WIDTHS);
   void warmCaptcha(self);
-  warmToolWorkers();
   // The library arrives while the site is served (by one node of several); pages show each family at once.
   const library = seedLibraryInBackground();
   // Font identification draws every library face's references ahead, between its requests.

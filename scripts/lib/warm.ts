@@ -4,7 +4,6 @@
 import { PAGE_SIZE } from '../../src/components/font/library-query.ts';
 import { coverageSets, jisKanji } from '../../src/server/engine/charsets.ts';
 import { log } from '../../src/server/log.ts';
-import { toolsPool } from '../../src/server/tools/runtime.ts';
 
 interface FontList {
   data?: { records?: Array<{ fontGNo: string }> };
@@ -68,11 +67,6 @@ export async function warmCaptcha(origin: string): Promise<void> {
   } catch (error) {
     log().warn({ err: error }, 'could not draw the captcha backgrounds ahead');
   }
-}
-
-/** Starts the tool workers once the site is ready, rather than on the first tool uses after a start. */
-export function warmToolWorkers(): void {
-  toolsPool().prestart();
 }
 
 /**

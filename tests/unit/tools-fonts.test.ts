@@ -116,26 +116,6 @@ describe('ToolsPool', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test('starts every worker it may run when asked, and then runs tasks in them without starting more', async () => {
-    const warm = new ToolsPool(1);
-    try {
-      expect(warm.workerCount).toBe(0);
-      warm.prestart();
-      // The quick worker, the small jobs' worker and the one job worker.
-      expect(warm.workerCount).toBe(3);
-      await storage().put('in/prestart.ttf', NOTO);
-      const describe = { kind: 'describe', key: 'in/prestart.ttf', maxSfntBytes: 64 << 20 } as const;
-      await Promise.all([
-        warm.run(describe, { lane: 'quick' }),
-        warm.run(describe, { lane: 'small' }),
-        warm.run(describe, { lane: 'job' }),
-      ]);
-      expect(warm.workerCount).toBe(3);
-    } finally {
-      await warm.close();
-    }
-  });
-
   test('reports progress step by step and writes each output', async () => {
     await storage().put('in/font.ttf', NOTO);
     const seen: Array<[number, string]> = [];

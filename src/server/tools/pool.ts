@@ -96,21 +96,6 @@ export class ToolsPool {
     });
   }
 
-  /**
-   * Starts every worker the pool may run. Each loads the drawing and font libraries first (about half
-   * a second of a core); started on the first tasks after a start, they did so beside the readers of
-   * that minute and made the first pixel preview or conversion wait for it.
-   */
-  prestart(): void {
-    while (this.#add(false));
-    while (this.#add(true));
-  }
-
-  /** How many workers are running (started and not stopped), busy or not. */
-  get workerCount(): number {
-    return this.#slots.length;
-  }
-
   /** Tasks waiting (not running) in a lane. */
   waiting(lane: Lane): number {
     return this.#queues[lane].length;
