@@ -13,7 +13,10 @@
 //   server's figures; RERANK=0 the one thread without the second look; SAMPLE_TEXT=simplified
 //   Simplified text in every face, as runs before 2026-11-27 drew; FORMS=0 the one thread without
 //   weighing the reading's Traditional and Japanese forms against the glyph; SHAPES=0 the one thread
-//   without searching characters by the glyph's shape; SPEED=n timed comparisons of
+//   without searching characters by the glyph's shape; SCRIPTS=0 the one thread without turning
+//   readings into the forms of the script the other glyphs show; TIES=0 the one thread without
+//   letting the sample's script lead candidates scoring within a hair; MISSES=1 prints each library
+//   picture whose first family or reading is wrong; SPEED=n timed comparisons of
 //   通用规范汉字表 characters, default 60)
 // Faces the library lacks come from Debian's packages, installed with
 //   apt-get install fonts-wqy-microhei fonts-wqy-zenhei fonts-arphic-ukai fonts-arphic-uming \
@@ -31,7 +34,7 @@ import sharp from 'sharp';
 import type { FoundGlyphs, IdentifyResult, UploadedPicture } from '../../src/contract/identify.ts';
 import { FONT_CATALOGUE } from '../../src/server/db/seed/font-catalogue.ts';
 import { characterRanking } from '../../src/server/engine/char-frequency.ts';
-import { tongyongTable } from '../../src/server/engine/charsets.ts';
+import { coverageSets, jisKanji, tongyongTable } from '../../src/server/engine/charsets.ts';
 import { decodeFont } from '../../src/server/engine/convert.ts';
 import { charactersToSearch, FormShapes } from '../../src/server/engine/identify/form-shapes.ts';
 import { cropOfBox, describeBox, findGlyphs, looksHan } from '../../src/server/engine/identify/glyphs.ts';
@@ -41,13 +44,19 @@ import {
   notInLibraryBelow,
   rankFaces,
 } from '../../src/server/engine/identify/matcher.ts';
-import { GlyphReader } from '../../src/server/engine/identify/ocr.ts';
+import { GlyphReader, type Suggestion } from '../../src/server/engine/identify/ocr.ts';
 import { ReferenceFont } from '../../src/server/engine/identify/reference.ts';
 import { ReferenceStore } from '../../src/server/engine/identify/reference-store.ts';
-import { rerankByDrawing } from '../../src/server/engine/identify/rerank.ts';
-import { preferDrawnForm } from '../../src/server/engine/identify/variants.ts';
+import { type GlyphCrop, rerankByDrawing } from '../../src/server/engine/identify/rerank.ts';
+import { preferDrawnForm, preferSampleScript } from '../../src/server/engine/identify/variants.ts';
 import { acquireFace } from '../../src/server/engine/text/font-registry.ts';
-import { formJudges, judgeSample, leadBySample } from '../../src/server/tools/identify/script-faces.ts';
+import {
+  formJudges,
+  judgeSample,
+  leadBySample,
+  leadTiesBySample,
+  sampleStanding,
+} from '../../src/server/tools/identify/script-faces.ts';
 import {
   type BenchFace,
   type Condition,
@@ -180,7 +189,13 @@ interface Outcome {
   /** The characters read for the boxes (first suggestion each). */
   read: string;
   /** Candidates in order: the first family, the families drawn alike, and every member face. */
-  candidates: { family: string; alike: string[]; members: { family: string; weight: number }[] }[];
+  candidates: {
+    family: string;
+    alike: string[];
+    members: { family: string; weight: number }[];
+    /** The candidate's score, 0–1. */
+    score?: number;
+  }[];
   notInLibrary: boolean;
   topScore: number;
   /** The score of the best candidate of another family (not drawn alike), 0–100. */
@@ -242,10 +257,12 @@ if (process.env['SHAPES'] !== '0') {
     );
     for (const character of forms) {
       const descriptor = store.get(key, character);
-      if (descriptor) shapes.add(character, descriptor);
+      if (descriptor) shapes.add(character, descriptor, !reader.knows(character));
     }
   }
 }
+
+const scriptSets = { ...coverageSets(), jis: jisKanji() };
 
 async function grayOfJpeg(jpeg: Buffer) {
   const { data, info } = await sharp(jpeg)
@@ -260,21 +277,27 @@ async function inThread(picture: Picture): Promise<Outcome> {
   const t0 = performance.now();
   const found = findGlyphs(await grayOfJpeg(picture.jpeg));
   const boxes = found.lines.flatMap((line) => line.glyphs);
-  let read = '';
+  const readings: { suggestions: Suggestion[]; crop: GlyphCrop | null }[] = [];
   for (const box of boxes) {
     const han = looksHan(found, box);
     const suggestions = await reader.read(found.gray, box, false, 5, han);
     // As the server does: the reading's other forms weighed against the glyph (FORMS=0 leaves it out).
     const crop = han && process.env['FORMS'] !== '0' ? cropOfBox(found, box) : null;
-    const nearest = (count: number) => {
+    const nearest = (count: number, sure?: string) => {
       const descriptor = describeBox(found, box);
-      return descriptor && shapes.size ? shapes.nearest(descriptor, count) : [];
+      return descriptor && shapes.size ? shapes.nearest(descriptor, count, sure) : [];
     };
     const chosen = crop
       ? preferDrawnForm(suggestions, crop, judges, (id, c) => fontOf(id).draw(c), nearest)
       : suggestions;
-    read += chosen[0]?.character ?? '?';
+    readings.push({ suggestions: chosen, crop });
   }
+  // As the server does: each reading in the form of the script the other glyphs show (SCRIPTS=0 leaves it out).
+  const settled =
+    process.env['FORMS'] !== '0' && process.env['SCRIPTS'] !== '0'
+      ? preferSampleScript(readings, judges, (id, c) => fontOf(id).draw(c), scriptSets)
+      : readings.map((reading) => reading.suggestions);
+  const read = settled.map((suggestions) => suggestions[0]?.character ?? '?').join('');
   const t1 = performance.now();
   const characters = [...picture.text];
   const glyphs =
@@ -295,7 +318,7 @@ async function inThread(picture: Picture): Promise<Outcome> {
       ? coarse
       : rerankByDrawing(coarse, glyphs, (faceId, character) => fontOf(faceId).draw(character));
   // As the server does: faces drawing the sample alike are led by a family of the sample's script.
-  const { script, traditional } = judgeSample(characters);
+  const { script, traditional, shown } = judgeSample(characters);
   for (const candidate of ranked) {
     const members = candidate.faceIds.map((id) => ({
       id,
@@ -304,17 +327,24 @@ async function inThread(picture: Picture): Promise<Outcome> {
     }));
     candidate.faceIds = leadBySample(members, script, traditional).map((member) => member.id);
   }
+  // As the server does: candidates within a hair's breadth of the best led by the one suiting the script.
+  const standingOf = (candidate: (typeof ranked)[number]) => {
+    const family = faceById.get(candidate.faceIds[0] as string)?.family ?? '';
+    return shown ? sampleStanding({ familyGno: family, script: scripts.get(family) ?? '' }, shown, traditional) : 0;
+  };
+  const ordered = process.env['TIES'] === '0' ? ranked : leadTiesBySample(ranked, standingOf);
   const t2 = performance.now();
   return {
     boxes: boxes.length,
     read,
-    candidates: ranked.map((candidate) => {
+    candidates: ordered.map((candidate) => {
       const members = candidate.faceIds.map((id) => faceById.get(id) as BenchFace);
       const family = members[0]?.family ?? '';
       return {
         family,
         alike: members.map((face) => face.family).filter((name) => name !== family),
         members: members.map((face) => ({ family: face.family, weight: face.weight })),
+        score: candidate.score,
       };
     }),
     notInLibrary: (ranked[0]?.score ?? 0) < notInLibraryBelow(medianHeight(boxes)),
@@ -534,6 +564,23 @@ async function measure(name: string, identify: (picture: Picture) => Promise<Out
     }
     if (outcome.ms.glyphs) times.glyphs.push(outcome.ms.glyphs);
     if (outcome.ms.match) times.match.push(outcome.ms.match);
+    // MISSES=1 prints every library picture whose first family (strict) or reading is wrong: the
+    // picture, what was read, and the first three candidates with their scores.
+    if (process.env['MISSES'] && picture.face.family !== 'absent') {
+      const wrongFamily = outcome.candidates[0]?.family !== picture.face.family;
+      const wrongReading = outcome.read !== picture.text;
+      if (wrongFamily || wrongReading) {
+        const firsts = outcome.candidates
+          .slice(0, 3)
+          .map(
+            (c) => `${c.family}${c.alike.length ? `(=${c.alike.join(',')})` : ''} ${((c.score ?? 0) * 100).toFixed(2)}`,
+          )
+          .join(' | ');
+        console.log(
+          `MISS ${name} ${picture.condition} ${picture.face.id} ${picture.size}px ${wrongFamily ? 'FAMILY' : '-'} ${wrongReading ? `READ ${picture.text}→${outcome.read}` : '-'} :: ${firsts}`,
+        );
+      }
+    }
     if (
       process.env['VERBOSE'] &&
       picture.face.family !== 'absent' &&

@@ -2,11 +2,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { coverageSets, jisKanji } from '../../src/server/engine/charsets.ts';
 import { charactersToSearch, FormShapes } from '../../src/server/engine/identify/form-shapes.ts';
 import { cropOfBox, describeBox, findGlyphs, looksHan } from '../../src/server/engine/identify/glyphs.ts';
 import { GlyphReader, type Suggestion } from '../../src/server/engine/identify/ocr.ts';
 import { ReferenceFont } from '../../src/server/engine/identify/reference.ts';
-import { preferDrawnForm, SHAPE_FLOOR, SURE_READING } from '../../src/server/engine/identify/variants.ts';
+import {
+  preferDrawnForm,
+  preferSampleScript,
+  SHAPE_FLOOR,
+  SURE_READING,
+  SURE_SHAPE_FLOOR,
+  scriptsHolding,
+} from '../../src/server/engine/identify/variants.ts';
 import { drawTextPicture, fixtureFont, registerTestFont } from '../helpers/identify.ts';
 
 let reader: GlyphReader;
@@ -65,7 +73,7 @@ describe('reading the form a glyph shows', () => {
       for (const character of charactersToSearch((c) => reader.knows(c))) {
         for (const font of judges.values()) {
           const descriptor = font.describe(character);
-          if (descriptor) shapes.add(character, descriptor);
+          if (descriptor) shapes.add(character, descriptor, !reader.knows(character));
         }
       }
     }
@@ -89,7 +97,9 @@ describe('reading the form a glyph shows', () => {
       reader_ += suggestions[0]?.character ?? '';
       const crop = cropOfBox(found, box) as NonNullable<ReturnType<typeof cropOfBox>>;
       const descriptor = describeBox(found, box) as Float32Array;
-      const nearest = byShape ? (count: number) => formShapes().nearest(descriptor, count) : undefined;
+      const nearest = byShape
+        ? (count: number, sure?: string) => formShapes().nearest(descriptor, count, sure)
+        : undefined;
       const chosen = preferDrawnForm(suggestions, crop, [...judges.keys()], draw, nearest);
       all.push(chosen);
       forms += chosen[0]?.character ?? '';
@@ -140,10 +150,12 @@ describe('reading the form a glyph shows', () => {
     expect((await readForms(text, fixtureFont('noto-sans-sc', 'NotoSansSC_400Regular.ttf'), true)).forms).toBe(text);
   });
 
-  test('weighs characters found by shape only for an unsure reading and a shape near enough', async () => {
+  test('weighs characters found by shape for an unsure reading, and for a sure one only forms the reader lacks', async () => {
     // A brush glyph is far from every judging face's drawing, and a dense form the reader lacks can
-    // then be drawn more like it than the reading is (题 read right, at 1.0, lost to 飆): the reader's
-    // sure readings are kept, and only forms whose descriptor is near the glyph's are weighed.
+    // then be drawn more like it than the reading is (题 read right, at 1.0, lost to 飆): only forms
+    // whose descriptor is near the glyph's are weighed, and for a sure reading only the forms the
+    // reader cannot answer, nearer still and clearly more alike. The reader is sure of 隋 for 階
+    // (0.96), a form it cannot answer.
     const picture = drawTextPicture({
       lines: ['階'],
       family: registerTestFont('tests/fixtures/identify-fonts/noto-serif-jp/NotoSerifJP_400Regular.ttf'),
@@ -153,12 +165,72 @@ describe('reading the form a glyph shows', () => {
     const found = findGlyphs(picture.gray);
     const box = found.lines[0]?.glyphs[0] as NonNullable<(typeof found.lines)[number]['glyphs'][number]>;
     const crop = cropOfBox(found, box) as NonNullable<ReturnType<typeof cropOfBox>>;
-    const choose = (confidence: number, similarity: number) =>
-      preferDrawnForm([{ character: '隋', confidence }], crop, [...judges.keys()], draw, () => [
-        { character: '階', similarity },
-      ])[0]?.character;
-    expect(choose(0.6, 0.8)).toBe('階');
-    expect(choose(SURE_READING, 0.8)).toBe('隋');
+    expect(reader.knows('階')).toBe(false);
+    const choose = (confidence: number, similarity: number, known = false) =>
+      preferDrawnForm([{ character: '隋', confidence }], crop, [...judges.keys()], draw, (_count, sure) =>
+        sure && known ? [] : [{ character: '階', similarity }],
+      )[0]?.character;
+    expect(choose(0.6, 0.4)).toBe('階');
     expect(choose(0.6, SHAPE_FLOOR - 0.01)).toBe('隋');
+    expect(choose(SURE_READING, 0.6)).toBe('階');
+    expect(choose(SURE_READING, SURE_SHAPE_FLOOR - 0.01)).toBe('隋');
+    // Had the reader known 階, its sure 隋 would not have been searched for at all.
+    expect(choose(SURE_READING, 0.6, true)).toBe('隋');
+  });
+
+  test('searches for a sure reading only the forms the reader lacks drawn nearer the glyph than the reading', () => {
+    const jp = judges.get('jp') as ReferenceFont;
+    const describe_ = (character: string) => jp.describe(character) as Float32Array;
+    const shapes = new FormShapes();
+    shapes.add('隋', describe_('隋'));
+    shapes.add('默', describe_('默'));
+    shapes.add('階', describe_('階'), true);
+    const found = (glyph: string, sure?: string) =>
+      shapes.nearest(describe_(glyph), 5, sure).map((match) => match.character);
+    // Unsure: every character, nearest first.
+    expect(found('階')[0]).toBe('階');
+    expect(found('階')).toContain('默');
+    // Sure of 隋: 階 for a glyph of 階, nothing for a glyph of 隋 itself; 默, which the reader knows, never.
+    expect(found('階', '隋')).toEqual(['階']);
+    expect(found('隋', '隋')).toEqual([]);
+  });
+
+  describe('the form of the script the other glyphs show', () => {
+    const sets = { ...coverageSets(), jis: jisKanji() };
+    const serifJp = registerTestFont('tests/fixtures/identify-fonts/noto-serif-jp/NotoSerifJP_400Regular.ttf');
+    function cropOf(character: string) {
+      const picture = drawTextPicture({ lines: [character], family: serifJp, size: 48, spacing: 0.2 });
+      const found = findGlyphs(picture.gray);
+      return cropOfBox(found, found.lines[0]?.glyphs[0] as NonNullable<(typeof found.lines)[number]['glyphs'][number]>);
+    }
+    // The glyph drawn, what it was read as, and the other glyphs' readings (not drawn here).
+    const settle = (drawn: string, read: string, others: string) =>
+      preferSampleScript(
+        [
+          { suggestions: [{ character: read, confidence: 0.9 }], crop: cropOf(drawn) },
+          ...[...others].map((character) => ({ suggestions: [{ character, confidence: 0.99 }], crop: null })),
+        ],
+        [...judges.keys()],
+        draw,
+        sets,
+      )[0]?.map((suggestion) => suggestion.character);
+
+    test('takes Japanese kanji for Japanese, not Traditional, though Big5 holds most of them', () => {
+      expect(scriptsHolding([...'葉話階'], sets)).toEqual(['繁体', '日文']);
+      expect(scriptsHolding([...'葉話階険'], sets)).toEqual(['日文']);
+      expect(scriptsHolding([...'永和九年'], sets)).toEqual([]);
+      expect(scriptsHolding([...'这边'], sets)).toEqual(['简体']);
+    });
+
+    test('turns a reading into the form of the script the others show', () => {
+      // 發 read as 发 among Traditional readings, 发 read as 發 among Simplified ones.
+      expect(settle('發', '发', '國說')).toEqual(['發', '发']);
+      expect(settle('发', '發', '这边')).toEqual(['发', '發']);
+    });
+
+    test('keeps the reading among characters every script shares, or when its form is drawn far less alike', () => {
+      expect(settle('發', '发', '永和')).toEqual(['发']);
+      expect(settle('發', '發', '这边')).toEqual(['發']);
+    });
   });
 });

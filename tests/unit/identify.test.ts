@@ -2,11 +2,17 @@ import { describe, expect, test } from 'vitest';
 import { coverageSets, jisKanji } from '../../src/server/engine/charsets.ts';
 import { binarise } from '../../src/server/engine/identify/binarise.ts';
 import { describeBox, findGlyphs } from '../../src/server/engine/identify/glyphs.ts';
-import { rankFaces, sampleScript } from '../../src/server/engine/identify/matcher.ts';
+import { rankFaces, sampleScript, scriptShown } from '../../src/server/engine/identify/matcher.ts';
 import { ReferenceFont } from '../../src/server/engine/identify/reference.ts';
 import { ReferenceStore } from '../../src/server/engine/identify/reference-store.ts';
 import { rotateGray } from '../../src/server/engine/identify/segment.ts';
-import { judgeSample, leadBySample } from '../../src/server/tools/identify/script-faces.ts';
+import {
+  judgeSample,
+  leadBySample,
+  leadTiesBySample,
+  SCRIPT_DECIDES_WITHIN,
+  sampleStanding,
+} from '../../src/server/tools/identify/script-faces.ts';
 import { drawTextPicture, fixtureFont, overlapOf, registerTestFont } from '../helpers/identify.ts';
 
 const notoRegular = fixtureFont('noto-sans-sc', 'NotoSansSC_400Regular.ttf');
@@ -108,6 +114,26 @@ describe('findGlyphs', () => {
     expect(found.lines[0]?.glyphs).toHaveLength(8);
   });
 
+  test('cuts characters that touch, with no blank column between them, into one box each', () => {
+    // 24 px text set tight: a pixel of blur on each side, as a soft or compressed picture has,
+    // closes the one- or two-pixel gaps, and 务像庭某 become one run of columns.
+    const text = '务像庭某荣补';
+    const picture = drawTextPicture({ lines: [text], family: regularFamily, size: 24, spacing: -0.1 });
+    const { width, height, data } = picture.gray;
+    const sharp = Uint8Array.from(data);
+    for (let y = 0; y < height; y++) {
+      for (let x = 1; x < width - 1; x++) {
+        const at = y * width + x;
+        data[at] = Math.min(sharp[at - 1] as number, sharp[at] as number, sharp[at + 1] as number);
+      }
+    }
+    const found = findGlyphs(picture.gray);
+    expect(found.lines.map((line) => line.glyphs.length)).toEqual([[...text].length]);
+    found.lines[0]?.glyphs.forEach((glyph, i) => {
+      expect(overlapOf(glyph, picture.boxes[0]?.[i] as (typeof picture.boxes)[0][0])).toBeGreaterThan(0.75);
+    });
+  });
+
   test('finds nothing in a picture without text', () => {
     const { gray } = drawTextPicture({ lines: [''], family: boldFamily, size: 40 });
     expect(findGlyphs(gray).lines).toEqual([]);
@@ -179,6 +205,50 @@ describe('sampleScript', () => {
     ['Traditional forms with one Japanese form among them', '這邊發現帰', '繁体'],
   ])('takes %s for their script', (_name, text, script) => {
     expect(sampleScript([...text], { ...sets, jis: jisKanji() })).toBe(script);
+  });
+});
+
+describe('scriptShown', () => {
+  const sets = { ...coverageSets(), jis: jisKanji() };
+  test.each([
+    ['characters every script writes alike', '永和九年', null],
+    ['Simplified characters', '忌坛律', '简体'],
+    ['Traditional characters', '挑標祥友', '繁体'],
+    ['kana', 'ひらがな', '日文'],
+    ['a Japanese form', '帰国', '日文'],
+  ])('shows the script of %s, or none', (_name, text, script) => {
+    expect(scriptShown([...text], sets)).toBe(script);
+  });
+});
+
+describe('the candidate that leads candidates scoring alike', () => {
+  // 思源宋体 SC and TC differ in a stroke here and there: on a picture of either's characters their
+  // scores come within a few thousandths, the blur and the JPEG deciding the order.
+  const faces = {
+    sc: { familyGno: 'noto-serif-sc', script: '简体' },
+    tc: { familyGno: 'noto-serif-tc', script: '繁体' },
+  };
+  const ranked = (gap: number) => [
+    { face: faces.tc, score: 0.966 },
+    { face: faces.sc, score: 0.966 - gap },
+    { face: faces.tc, score: 0.95 },
+  ];
+  const leader = (text: string, gap: number) => {
+    const { shown, traditional } = judgeSample([...text]);
+    const candidates = ranked(gap);
+    if (!shown) return candidates[0]?.face.familyGno;
+    return leadTiesBySample(candidates, (candidate) => sampleStanding(candidate.face, shown, traditional))[0]?.face
+      .familyGno;
+  };
+
+  test('is the face of the script the sample shows when the best two score within a hair', () => {
+    expect(leader('忌坛律', SCRIPT_DECIDES_WITHIN / 2)).toBe('noto-serif-sc');
+    expect(leader('挑標祥友', SCRIPT_DECIDES_WITHIN / 2)).toBe('noto-serif-tc');
+  });
+
+  test('is the better score when the scores are apart or the sample shows no script', () => {
+    expect(leader('忌坛律', SCRIPT_DECIDES_WITHIN * 2)).toBe('noto-serif-tc');
+    expect(leader('永和九年', SCRIPT_DECIDES_WITHIN / 2)).toBe('noto-serif-tc');
   });
 });
 

@@ -46,10 +46,15 @@ export function charactersToSearch(readerKnows: (character: string) => boolean):
 export class FormShapes {
   #characters: string[] = [];
   #packed: Uint8Array;
+  /** Per drawing, 1 when the reader cannot answer its character. */
+  #lacked: Uint8Array;
+  /** Each character's drawings, by index. */
+  #drawings = new Map<string, number[]>();
 
   /** `expected`: how many drawings will be added, so the packed bytes are taken once, not grown by copies. */
   constructor(expected = 0) {
     this.#packed = new Uint8Array(expected * PAYLOAD_BYTES);
+    this.#lacked = new Uint8Array(expected);
   }
 
   /** How many drawings (a character in a face) are held. */
@@ -57,27 +62,49 @@ export class FormShapes {
     return this.#characters.length;
   }
 
-  /** Adds one face's drawing of a character. */
-  add(character: string, descriptor: Float32Array): void {
-    const at = this.#characters.length * PAYLOAD_BYTES;
+  /** Adds one face's drawing of a character; `lacked`: the reader cannot answer the character. */
+  add(character: string, descriptor: Float32Array, lacked = false): void {
+    const index = this.#characters.length;
+    const at = index * PAYLOAD_BYTES;
     if (at + PAYLOAD_BYTES > this.#packed.length) {
       const grown = new Uint8Array(Math.max(PAYLOAD_BYTES * 256, this.#packed.length * 2));
       grown.set(this.#packed);
       this.#packed = grown;
     }
+    if (index >= this.#lacked.length) {
+      const grown = new Uint8Array(Math.max(256, this.#lacked.length * 2));
+      grown.set(this.#lacked);
+      this.#lacked = grown;
+    }
     packDescriptor(descriptor, this.#packed, at);
+    this.#lacked[index] = lacked ? 1 : 0;
     this.#characters.push(character);
+    const drawings = this.#drawings.get(character);
+    if (drawings) drawings.push(index);
+    else this.#drawings.set(character, [index]);
   }
 
-  /** The `count` characters whose drawings are most like the descriptor, best first. */
-  nearest(descriptor: Float32Array, count: number): ShapeMatch[] {
+  /**
+   * The `count` characters whose drawings are most like the descriptor, best first. With `sure`, a
+   * reading the reader is sure of, only the characters it cannot answer and whose drawings are more
+   * like the descriptor than the reading's own (a glyph of 階 read as 隋 is nearer 階's drawings than
+   * 隋's; a glyph of 这 read right is nearer 这's than 這's), and only drawings of those are compared.
+   */
+  nearest(descriptor: Float32Array, count: number, sure?: string): ShapeMatch[] {
+    let bar = Number.NEGATIVE_INFINITY;
+    if (sure !== undefined) {
+      for (const index of this.#drawings.get(sure) ?? [])
+        bar = Math.max(bar, similarityToPacked(descriptor, this.#packed, index * PAYLOAD_BYTES));
+    }
     const best = new Map<string, number>();
     for (let i = 0; i < this.#characters.length; i++) {
+      if (sure !== undefined && !this.#lacked[i]) continue;
       const character = this.#characters[i] as string;
       const similarity = similarityToPacked(descriptor, this.#packed, i * PAYLOAD_BYTES);
       if (similarity > (best.get(character) ?? Number.NEGATIVE_INFINITY)) best.set(character, similarity);
     }
     return [...best]
+      .filter(([, similarity]) => similarity > bar)
       .map(([character, similarity]) => ({ character, similarity }))
       .sort((a, b) => b.similarity - a.similarity)
       .slice(0, count);

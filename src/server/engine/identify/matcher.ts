@@ -114,6 +114,26 @@ export function rankFaces(glyphs: QueryGlyph[], faceIds: string[], lookup: Refer
 /** The script a sample is written in, judged from its characters: what the faces drawing it alike are ordered by. */
 export type SampleScript = '简体' | '繁体' | '日文';
 
+/** How many of a sample's characters one script's set alone holds (kana: Japanese outright). */
+function scriptVotes(
+  characters: readonly string[],
+  sets: { gb2312: ReadonlySet<number>; big5: ReadonlySet<number>; jis?: ReadonlySet<number> },
+): { kana: boolean; simplified: number; traditional: number; japanese: number } {
+  let simplified = 0;
+  let traditional = 0;
+  let japanese = 0;
+  for (const character of characters) {
+    const cp = character.codePointAt(0) ?? 0;
+    if (cp >= 0x3040 && cp <= 0x30ff) return { kana: true, simplified, traditional, japanese };
+    const gb = sets.gb2312.has(cp);
+    const big5 = sets.big5.has(cp);
+    if (gb && !big5) simplified++;
+    else if (big5 && !gb) traditional++;
+    else if (!gb && !big5 && sets.jis?.has(cp)) japanese++;
+  }
+  return { kana: false, simplified, traditional, japanese };
+}
+
 /**
  * The script of a sample, judged character by character: Japanese when it holds kana; else each
  * character that one script alone writes so votes for it (GB 2312 alone: Simplified, 这; Big5 alone:
@@ -126,18 +146,21 @@ export function sampleScript(
   characters: readonly string[],
   sets: { gb2312: ReadonlySet<number>; big5: ReadonlySet<number>; jis?: ReadonlySet<number> },
 ): SampleScript {
-  let simplified = 0;
-  let traditional = 0;
-  let japanese = 0;
-  for (const character of characters) {
-    const cp = character.codePointAt(0) ?? 0;
-    if (cp >= 0x3040 && cp <= 0x30ff) return '日文';
-    const gb = sets.gb2312.has(cp);
-    const big5 = sets.big5.has(cp);
-    if (gb && !big5) simplified++;
-    else if (big5 && !gb) traditional++;
-    else if (!gb && !big5 && sets.jis?.has(cp)) japanese++;
-  }
+  const { kana, simplified, traditional, japanese } = scriptVotes(characters, sets);
+  if (kana) return '日文';
   if (japanese > 0 && japanese >= traditional && japanese >= simplified) return '日文';
   return traditional > simplified ? '繁体' : '简体';
+}
+
+/**
+ * The script a sample shows, or null when none of its characters votes (sampleScript): 永和九年 is
+ * written alike in every script, and sampleScript's Simplified for it is only the likelier guess.
+ */
+export function scriptShown(
+  characters: readonly string[],
+  sets: { gb2312: ReadonlySet<number>; big5: ReadonlySet<number>; jis?: ReadonlySet<number> },
+): SampleScript | null {
+  const votes = scriptVotes(characters, sets);
+  if (!votes.kana && votes.simplified + votes.traditional + votes.japanese === 0) return null;
+  return sampleScript(characters, sets);
 }

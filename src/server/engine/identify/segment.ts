@@ -320,6 +320,43 @@ function cutLine(runs: [number, number][], lineHeight: number): [number, number]
   return pieces.reverse();
 }
 
+/** A column run at least this many line heights wide holds more than one character. */
+const WIDE_RUN = 1.6;
+
+/**
+ * Column runs with the runs of touching characters split: small or tightly set text (24 px 像庭)
+ * leaves no blank column between two characters, and a run two characters wide would be one box.
+ * Such a run is cut into as many pieces as line heights it spans, each cut at the column with the
+ * least ink within a quarter of a line height of where an even division puts it.
+ */
+function splitTouching(runs: [number, number][], columns: Uint32Array, lineHeight: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (const [start, end] of runs) {
+    const width = end - start;
+    const pieces = Math.round(width / lineHeight);
+    if (width < lineHeight * WIDE_RUN || pieces < 2) {
+      out.push([start, end]);
+      continue;
+    }
+    let from = start;
+    const reach = Math.max(1, Math.round(lineHeight / 4));
+    for (let k = 1; k < pieces; k++) {
+      const expected = Math.round(start + (k * width) / pieces);
+      let cut = expected;
+      for (let x = Math.max(from + 1, expected - reach); x <= Math.min(end - 1, expected + reach); x++) {
+        const fewer = (columns[x] as number) < (columns[cut] as number);
+        const asFewCloser =
+          (columns[x] as number) === (columns[cut] as number) && Math.abs(x - expected) < Math.abs(cut - expected);
+        if (fewer || asFewCloser) cut = x;
+      }
+      out.push([from, cut]);
+      from = cut;
+    }
+    out.push([from, end]);
+  }
+  return out;
+}
+
 /** The box of the ink inside a rectangle, or null when it holds none. */
 function tighten(mask: InkMask, x0: number, x1: number, y0: number, y1: number): Box | null {
   let minX = x1;
@@ -347,9 +384,9 @@ export function findLines(mask: InkMask): TextLine[] {
     for (let y = top; y < bottom; y++) {
       for (let x = 0; x < mask.width; x++) (columns[x] as number) += mask.data[y * mask.width + x] as number;
     }
-    const runs = runsOf(columns);
-    if (runs.length === 0) continue;
     const lineHeight = bottom - top;
+    const runs = splitTouching(runsOf(columns), columns, lineHeight);
+    if (runs.length === 0) continue;
     const glyphs: Box[] = [];
     for (const [x0, x1] of cutLine(runs, lineHeight)) {
       const box = tighten(mask, x0, x1, top, bottom);

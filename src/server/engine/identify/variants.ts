@@ -1,6 +1,7 @@
 import { serverSource } from '../../paths.ts';
 import { readFontDataFile } from '../data-files.ts';
 import type { GlyphInk } from './features.ts';
+import type { SampleScript } from './matcher.ts';
 import type { Suggestion } from './ocr.ts';
 import { type GlyphCrop, likenessTo } from './rerank.ts';
 
@@ -30,10 +31,23 @@ const JUDGES_KEPT = 2;
 const READINGS = 5;
 /** How many characters found by shape (form-shapes.ts) are weighed, at most. */
 export const SHAPES_WEIGHED = 10;
-/** A reading the reader is at least this sure of is not searched for by shape. */
+/**
+ * A reading the reader is at least this sure of is searched for by shape only among the characters
+ * it cannot answer, under SURE_SHAPE_FLOOR and SURE_SHAPE_MARGIN.
+ */
 export const SURE_READING = 0.95;
 /** The least descriptor similarity of a character found by shape to be weighed. */
 export const SHAPE_FLOOR = 0.35;
+/**
+ * For a sure reading, the least descriptor similarity of a character found by shape, and how much
+ * more alike (likeness, at most 1) its drawing must be than the reading's to replace it. The reader
+ * is sure of a wrong reading mostly when the glyph is a form it cannot answer (階 read as 隋 at 0.96,
+ * 売 as 壳, 発 as 凳), so only such forms are searched; the bars are higher than for an unsure reading
+ * because a sure reading is mostly right, and a brush glyph far from every judging face lets a
+ * dense form outscore it (沟 lost to 瑲, 猛 to 錳 at the unsure reading's bars).
+ */
+export const SURE_SHAPE_FLOOR = 0.5;
+export const SURE_SHAPE_MARGIN = 0.08;
 
 /**
  * Each character's other forms, from OpenCC's tables (`npm run identify:forms` writes the file from
@@ -88,7 +102,7 @@ export function preferDrawnForm(
   crop: GlyphCrop,
   faceIds: readonly string[],
   draw: FormDrawer,
-  nearestShapes?: (count: number) => ShapeMatch[],
+  nearestShapes?: (count: number, sure?: string) => ShapeMatch[],
 ): Suggestion[] {
   const first = suggestions[0];
   if (!first || faceIds.length === 0) return [...suggestions];
@@ -100,12 +114,19 @@ export function preferDrawnForm(
     if (others.length) forms.add(suggestion.character);
     for (const form of others) forms.add(form);
   }
-  // Characters found by the glyph's shape (form-shapes.ts), when the reader is unsure: the glyph
-  // of 駅, read as 默, finds 駅 among them. Only those whose descriptor is near enough: a brush
-  // glyph is far from every judging face's drawing, and a dense form drawn in a light face can then
-  // outscore the reading's own drawing.
-  if (nearestShapes && first.confidence < SURE_READING) {
-    for (const match of nearestShapes(SHAPES_WEIGHED)) if (match.similarity >= SHAPE_FLOOR) forms.add(match.character);
+  // Characters found by the glyph's shape (form-shapes.ts): the glyph of 駅, read as 默, finds 駅
+  // among them. Only those whose descriptor is near enough: a brush glyph is far from every judging
+  // face's drawing, and a dense form drawn in a light face can then outscore the reading's own
+  // drawing. For a sure reading only the forms the reader cannot answer whose shape is nearer the
+  // glyph than the reading's own (FormShapes.nearest), under higher bars.
+  const sure = first.confidence >= SURE_READING;
+  const foundWhenSure = new Set<string>();
+  if (nearestShapes) {
+    for (const match of nearestShapes(SHAPES_WEIGHED, sure ? first.character : undefined)) {
+      if (match.similarity < (sure ? SURE_SHAPE_FLOOR : SHAPE_FLOOR) || forms.has(match.character)) continue;
+      forms.add(match.character);
+      if (sure) foundWhenSure.add(match.character);
+    }
   }
   forms.delete(first.character);
   if (forms.size === 0) return [...suggestions];
@@ -142,7 +163,8 @@ export function preferDrawnForm(
   let chosen: { character: string; score: number } | undefined;
   for (const form of forms) {
     const score = scoreNearest(form);
-    if (score > reading + FORM_MARGIN && score > (chosen?.score ?? Number.NEGATIVE_INFINITY))
+    const margin = foundWhenSure.has(form) ? SURE_SHAPE_MARGIN : FORM_MARGIN;
+    if (score > reading + margin && score > (chosen?.score ?? Number.NEGATIVE_INFINITY))
       chosen = { character: form, score };
   }
   if (!chosen) return [...suggestions];
@@ -161,4 +183,112 @@ export function preferDrawnForm(
 export function writesHongKongForms(characters: readonly string[]): boolean {
   const hongKong = hongKongForms();
   return characters.some((character) => hongKong.has(character));
+}
+
+/** The character sets that tell the scripts apart (engine/charsets.ts): GB 2312, Big5 and JIS X 0208. */
+export interface ScriptSets {
+  gb2312: ReadonlySet<number>;
+  big5: ReadonlySet<number>;
+  jis: ReadonlySet<number>;
+}
+
+/**
+ * How well a character fits a script: 2 when that script's set alone of the three holds it (热 for
+ * Simplified, 熱 is in Big5 and JIS; 穏 for Japanese), 1 when another set holds it too, 0 when the
+ * script's set lacks it.
+ */
+export function scriptFit(character: string, script: SampleScript, sets: ScriptSets): number {
+  const cp = character.codePointAt(0) ?? 0;
+  const held = { 简体: sets.gb2312.has(cp), 繁体: sets.big5.has(cp), 日文: sets.jis.has(cp) };
+  if (!held[script]) return 0;
+  return Object.values(held).filter(Boolean).length === 1 ? 2 : 1;
+}
+
+/**
+ * The scripts whose character sets hold the most of the characters (kana count for Japanese), or
+ * none when all three hold as many. Japanese text is mostly in Big5 as well as JIS (葉, 話, 階: a
+ * vote of the characters one set alone holds, as sampleScript takes, calls it Traditional), and so
+ * is Traditional text (學, 國): such a sample shows Traditional and Japanese, each as likely, and
+ * only a form both write (業 for 业) is theirs.
+ */
+export function scriptsHolding(characters: readonly string[], sets: ScriptSets): SampleScript[] {
+  const held: Record<SampleScript, number> = { 简体: 0, 繁体: 0, 日文: 0 };
+  for (const character of characters) {
+    const cp = character.codePointAt(0) ?? 0;
+    if (cp >= 0x3040 && cp <= 0x30ff) held.日文++;
+    if (sets.gb2312.has(cp)) held.简体++;
+    if (sets.big5.has(cp)) held.繁体++;
+    if (sets.jis.has(cp)) held.日文++;
+  }
+  const most = Math.max(...Object.values(held));
+  const scripts = (Object.keys(held) as SampleScript[]).filter((script) => held[script] === most);
+  return most > 0 && scripts.length < 3 ? scripts : [];
+}
+
+/**
+ * How much less like the glyph (likeness, at most 1) a form of the sample's script may be than the
+ * reading and still take its place. A form wins on its drawing alone only FORM_MARGIN clear
+ * (preferDrawnForm); a brush or rounded glyph is far from every judging face, so 热 and 熱 drawn in
+ * them can differ by more than that in either direction whichever the picture shows.
+ */
+export const SCRIPT_FORM_MARGIN = 0.05;
+
+/**
+ * Each glyph's reading turned into its form of the script the other glyphs show (scriptsHolding on
+ * their first readings): a brush 紧 whose drawing leans to 緊 among Simplified characters is 紧, a
+ * 侧 among Traditional or Japanese ones is 側 (both write it so). A form fitting better in each of
+ * the scripts shown (scriptFit) replaces the reading when its best likeness to the glyph in the
+ * judging faces is at most SCRIPT_FORM_MARGIN below the reading's; the reading follows it. A glyph
+ * among others written alike in every script, or whose reading has no such form, keeps its
+ * suggestions.
+ */
+export function preferSampleScript(
+  readings: readonly { suggestions: readonly Suggestion[]; crop: GlyphCrop | null }[],
+  faceIds: readonly string[],
+  draw: FormDrawer,
+  sets: ScriptSets,
+): Suggestion[][] {
+  const firsts = readings.map((reading) => reading.suggestions[0]?.character ?? '');
+  return readings.map(({ suggestions, crop }, i) => {
+    const first = suggestions[0];
+    if (!first || !crop || faceIds.length === 0) return [...suggestions];
+    const scripts = scriptsHolding(
+      firsts.filter((character, k) => k !== i && character),
+      sets,
+    );
+    if (scripts.length === 0) return [...suggestions];
+    // A form fits better only if it does in each script the sample may be in.
+    const fits = (form: string) =>
+      scripts.every((script) => scriptFit(form, script, sets) > scriptFit(first.character, script, sets));
+    const fitInAll = (character: string) =>
+      scripts.reduce((sum, script) => sum + scriptFit(character, script, sets), 0);
+    const better = otherForms(first.character).filter(fits);
+    if (better.length === 0) return [...suggestions];
+    const likeness = likenessTo(crop);
+    const scoreOf = (character: string) => {
+      let best = Number.NEGATIVE_INFINITY;
+      for (const face of faceIds) {
+        const drawing = draw(face, character);
+        if (drawing) best = Math.max(best, likeness(drawing));
+      }
+      return best;
+    };
+    // The reading is drawn first: the softening the likeness picks is chosen on it (rerank.ts).
+    const reading = scoreOf(first.character);
+    if (reading === Number.NEGATIVE_INFINITY) return [...suggestions];
+    let chosen: { character: string; fit: number; score: number } | undefined;
+    for (const form of better) {
+      const score = scoreOf(form);
+      if (score < reading - SCRIPT_FORM_MARGIN) continue;
+      const candidate = { character: form, fit: fitInAll(form), score };
+      if (!chosen || candidate.fit > chosen.fit || (candidate.fit === chosen.fit && score > chosen.score))
+        chosen = candidate;
+    }
+    if (!chosen) return [...suggestions];
+    const character = chosen.character;
+    return [
+      { character, confidence: first.confidence },
+      ...suggestions.filter((suggestion) => suggestion.character !== character),
+    ];
+  });
 }

@@ -137,7 +137,7 @@ export class LibraryReferences {
     if (held.pending.length) {
       held.pending = held.pending.filter(([face, character]) => {
         const descriptor = this.store.get(face, character);
-        if (descriptor) held.shapes.add(character, descriptor);
+        if (descriptor) held.shapes.add(character, descriptor, !readerKnows(character));
         return descriptor === undefined;
       });
     }

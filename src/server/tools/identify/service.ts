@@ -17,7 +17,7 @@ import { identifyHost } from './host.ts';
 import { findPicture } from './pictures.ts';
 import type { FaceFile } from './references.ts';
 import type { MatchRequestBody, PictureViewBody } from './requests.ts';
-import { formJudges, judgeSample, leadBySample } from './script-faces.ts';
+import { formJudges, judgeSample, leadBySample, leadTiesBySample, sampleStanding } from './script-faces.ts';
 import type { PictureRef } from './tasks.ts';
 
 // Font identification (SPEC §1 unidentified-font tool, §7 workflow task 125): glyphs found in an
@@ -125,13 +125,25 @@ export async function identifyFont(body: MatchRequestBody, client: ToolClient): 
   const judged = judgeSample(characters);
   const script = scriptNumber(judged.script);
   const traditional = judged.traditional;
-  const candidates: IdentifyCandidate[] = [];
-  for (const group of result.ranked) {
+  const led = result.ranked.flatMap((group) => {
     const members = leadBySample(
       group.faceIds.flatMap((id) => byId.get(id) ?? []),
       script,
       traditional,
     );
+    return members.length ? [{ ...group, members }] : [];
+  });
+  // Candidates within a hair's breadth of the best (思源宋体 SC against TC) are led by the one whose
+  // face suits the script the sample shows, when it shows one.
+  const shown = judged.shown ? scriptNumber(judged.shown) : null;
+  const ordered = shown
+    ? leadTiesBySample(led, (group) =>
+        sampleStanding(group.members[0] as (typeof group.members)[number], shown, traditional),
+      )
+    : led;
+  const candidates: IdentifyCandidate[] = [];
+  for (const group of ordered) {
+    const members = group.members;
     const first = members[0];
     if (!first) continue;
     candidates.push({

@@ -9,6 +9,7 @@ import {
   type GlyphToMatch,
   IDENTIFY_MAX_FOUND,
 } from '../../../contract/identify.ts';
+import { coverageSets, jisKanji } from '../../engine/charsets.ts';
 import { FontInputError } from '../../engine/font-errors.ts';
 import type { GrayImage } from '../../engine/identify/binarise.ts';
 import {
@@ -22,7 +23,7 @@ import {
 import { type QueryGlyph, type RankedCandidate, rankFaces } from '../../engine/identify/matcher.ts';
 import { GlyphReader, type Suggestion } from '../../engine/identify/ocr.ts';
 import { type DrawnQueryGlyph, type GlyphCrop, RERANK_TOP, rerankByDrawing } from '../../engine/identify/rerank.ts';
-import { preferDrawnForm } from '../../engine/identify/variants.ts';
+import { preferDrawnForm, preferSampleScript } from '../../engine/identify/variants.ts';
 import { storage } from '../../storage/index.ts';
 import type { FaceFile, LibraryReferences } from './references.ts';
 
@@ -134,19 +135,25 @@ async function suggest(
   const draw = judges.length ? await references.drawer(judges) : undefined;
   const judgeIds = judges.map((face) => face.sha256);
   const shapes = draw ? references.formShapes(judges, (character) => read.knows(character)) : undefined;
-  const answers: Suggestion[][] = [];
+  const answers: { suggestions: Suggestion[]; crop: GlyphCrop | null }[] = [];
   for (const box of boxes) {
     const han = looksHan(found, box);
     const suggestions = await read.read(found.gray, box, false, 5, han);
     const crop = han && draw ? cropOfBox(found, box) : null;
-    // The characters nearest the glyph's shape, searched only when the reader is unsure.
-    const nearest = (count: number) => {
+    // The characters nearest the glyph's shape (for a sure reading, only forms the reader lacks).
+    const nearest = (count: number, sure?: string) => {
       const descriptor = describeBox(found, box);
-      return descriptor && shapes ? shapes.nearest(descriptor, count) : [];
+      return descriptor && shapes ? shapes.nearest(descriptor, count, sure) : [];
     };
-    answers.push(crop && draw ? preferDrawnForm(suggestions, crop, judgeIds, draw, nearest) : suggestions);
+    answers.push({
+      suggestions: crop && draw ? preferDrawnForm(suggestions, crop, judgeIds, draw, nearest) : suggestions,
+      crop,
+    });
   }
-  return answers;
+  // Then each reading in the form of the script the other glyphs show (热 among Simplified characters).
+  return draw
+    ? preferSampleScript(answers, judgeIds, draw, { ...coverageSets(), jis: jisKanji() })
+    : answers.map((answer) => answer.suggestions);
 }
 
 /** Task 125: the prepared picture, its lines and glyph boxes, each with suggested characters. */
