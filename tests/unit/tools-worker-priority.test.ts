@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
-import { Worker } from 'node:worker_threads';
+import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { SeedThread } from '../../src/server/db/seed/off-thread.ts';
+import { lowPriorityWorker, PROMPT_WORK_NICE } from '../../src/server/engine/thread-priority.ts';
 import { serverSource } from '../../src/server/paths.ts';
 import { closeIdentifyHost, identifyHost } from '../../src/server/tools/identify/host.ts';
 
@@ -37,9 +38,8 @@ describe.runIf(process.platform === 'linux')('a worker’s priority', () => {
 
   test('a job worker: ten below the server’s own, not a fixed value', async () => {
     const before = new Set(threadNices().keys());
-    const worker = new Worker(serverSource('tools', 'worker.ts'), { workerData: { nice: 10 } });
+    const worker = lowPriorityWorker(serverSource('tools', 'worker.ts'), 10);
     try {
-      // Waits for the worker to load its modules and lower itself.
       await expect.poll(() => newThreadNices(before), { timeout: 60_000 }).toContain(Math.min(19, own + 10));
     } finally {
       await worker.terminate();
@@ -63,4 +63,42 @@ describe.runIf(process.platform === 'linux')('a worker’s priority', () => {
       await seeding.close();
     }
   });
+});
+
+// A worker below the server's thread must be below it while its modules load: loading a tools
+// worker's imports is half a second of a core, which at the server's priority slowed the readers
+// of the minute the first tools were used in.
+
+test.runIf(process.platform === 'linux')(
+  'a low-priority worker’s imports are evaluated at the lowered priority, and its workerData reaches it',
+  async () => {
+    const base = os.getPriority(0);
+    const worker = lowPriorityWorker(path.resolve('tests/fixtures/workers/priority-probe.ts'), PROMPT_WORK_NICE, {
+      workerData: { extra: 'kept' },
+    });
+    try {
+      const seen = await new Promise((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      });
+      expect(seen).toEqual({ priorityAtImport: Math.min(19, base + PROMPT_WORK_NICE), extra: 'kept' });
+    } finally {
+      await worker.terminate();
+    }
+  },
+);
+
+test('no worker lowers its own priority in its module, after its imports have loaded', () => {
+  const lowering: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (/\.tsx?$/.test(entry.name) && fs.readFileSync(file, 'utf8').includes('lowerThreadPriority(')) {
+        lowering.push(path.relative('src', file));
+      }
+    }
+  };
+  walk('src');
+  expect(lowering.sort()).toEqual(['server/engine/low-priority-worker.ts', 'server/engine/thread-priority.ts']);
 });

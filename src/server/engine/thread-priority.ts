@@ -1,4 +1,7 @@
 import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 // Worker threads that do long or background work run below the server's own thread, so that on a
 // machine with two cores a page or an API read is served at once while fonts are drawn, converted or
@@ -20,4 +23,22 @@ export function lowerThreadPriority(by: number): void {
   } catch {
     // A platform that does not let a thread lower its own priority runs it as it is.
   }
+}
+
+/** What low-priority-worker.ts finds in its workerData: the worker's own module and how far to step down. */
+export interface LowPriorityBoot {
+  lowPriority: { file: string; nice: number };
+}
+
+const BOOT_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'low-priority-worker.ts');
+
+/**
+ * A worker thread running `file` `nice` steps below the calling thread, lowered before `file` and
+ * its imports load (low-priority-worker.ts). `options.workerData`, an object if given, reaches the
+ * worker beside the boot's own field.
+ */
+export function lowPriorityWorker(file: string, nice: number, options: WorkerOptions = {}): Worker {
+  const data = (options.workerData ?? {}) as Record<string, unknown>;
+  const boot: LowPriorityBoot = { lowPriority: { file, nice } };
+  return new Worker(BOOT_FILE, { ...options, workerData: { ...data, ...boot } });
 }

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { BACKGROUND_WORK_NICE, lowPriorityWorker } from '../engine/thread-priority.ts';
 import { log } from '../log.ts';
 import { serverSource } from '../paths.ts';
 import { storage } from '../storage/index.ts';
@@ -24,7 +24,7 @@ function state() {
 }
 
 async function encode(job: Woff2Job): Promise<void> {
-  const worker = new Worker(serverSource('fonts', 'woff2-worker.ts'));
+  const worker = lowPriorityWorker(serverSource('fonts', 'woff2-worker.ts'), BACKGROUND_WORK_NICE);
   worker.unref();
   try {
     const reply = await new Promise<Woff2Reply>((resolve, reject) => {

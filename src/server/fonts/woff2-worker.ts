@@ -1,6 +1,5 @@
 import { buffer } from 'node:stream/consumers';
 import { parentPort } from 'node:worker_threads';
-import { BACKGROUND_WORK_NICE, lowerThreadPriority } from '../engine/thread-priority.ts';
 import { encodeWoff2 } from '../engine/woff2.ts';
 import { storage } from '../storage/index.ts';
 
@@ -18,8 +17,7 @@ export type Woff2Reply = { size: number; error?: undefined } | { error: string }
 
 const port = parentPort;
 if (!port) throw new Error('woff2-worker.ts runs in a worker thread');
-// Seeding and re-encoding happen behind a serving site: below its own thread.
-lowerThreadPriority(BACKGROUND_WORK_NICE);
+// Started below the server's own thread (lowPriorityWorker): seeding and re-encoding happen behind a serving site.
 
 port.on('message', async (job: Woff2Job) => {
   try {

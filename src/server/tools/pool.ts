@@ -1,6 +1,6 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { shareFontRegistry } from '../engine/text/font-registry.ts';
-import { BACKGROUND_WORK_NICE, PROMPT_WORK_NICE } from '../engine/thread-priority.ts';
+import { BACKGROUND_WORK_NICE, lowPriorityWorker, PROMPT_WORK_NICE } from '../engine/thread-priority.ts';
 import { serverSource } from '../paths.ts';
 import type { Progress } from './task-types.ts';
 import type { TaskResults, ToolTask } from './tasks.ts';
@@ -166,7 +166,7 @@ export class ToolsPool {
     // what the server's own thread and the prompt workers leave. Prompt work sits just below the
     // server's thread, so pages and the API are served first on a machine with two cores.
     const nice = long ? BACKGROUND_WORK_NICE : PROMPT_WORK_NICE;
-    const worker = new Worker(WORKER_FILE, { workerData: { nice } });
+    const worker = lowPriorityWorker(WORKER_FILE, nice);
     worker.unref();
     const slot: Slot = { worker, running: undefined, timer: undefined, long };
     this.#slots.push(slot);

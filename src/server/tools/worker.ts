@@ -1,8 +1,7 @@
 // A worker thread of the tools pool (tools-pool.ts): runs one font task at a time and reports its
 // progress. Runs on Node 24 directly (types are stripped), like the subset workers.
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { FontInputError } from '../engine/font-errors.ts';
-import { lowerThreadPriority } from '../engine/thread-priority.ts';
 import { runTask, type ToolTask } from './tasks.ts';
 
 /** A message from a tools worker: progress of a task, its result, or why it failed. */
@@ -14,8 +13,7 @@ export type ToolReply =
 const port = parentPort;
 if (!port) throw new Error('tools-worker.ts must run as a worker thread');
 
-// Below the server's own thread, job workers further below than prompt ones (pool.ts).
-lowerThreadPriority(((workerData ?? {}) as { nice?: number }).nice ?? 0);
+// Started below the server's own thread (pool.ts: lowPriorityWorker), job workers further below than prompt ones.
 
 port.on('message', async ({ id, task }: { id: number; task: ToolTask }) => {
   const send = (reply: ToolReply) => port.postMessage(reply);

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Worker } from 'node:worker_threads';
 import * as tar from 'tar';
+import { BACKGROUND_WORK_NICE, lowPriorityWorker } from '../../engine/thread-priority.ts';
 import { serverSource } from '../../paths.ts';
 import type { RegistrySource, SlicedSource } from './font-catalogue.ts';
 import type { SliceJob, SliceReply } from './slice-worker.ts';
@@ -267,7 +267,7 @@ export function sliceFilesOf(
 
 /** Rebuilds one face in a worker thread of its own (ended afterwards, so its memory goes with it). */
 async function rebuildFace(job: SliceJob, signal: AbortSignal | undefined): Promise<SliceReply> {
-  const worker = new Worker(serverSource('db', 'seed', 'slice-worker.ts'));
+  const worker = lowPriorityWorker(serverSource('db', 'seed', 'slice-worker.ts'), BACKGROUND_WORK_NICE);
   try {
     return await new Promise<SliceReply>((resolve, reject) => {
       const abort = () => reject(signal?.reason ?? new Error('stopped'));

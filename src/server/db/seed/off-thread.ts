@@ -1,5 +1,5 @@
-import { Worker } from 'node:worker_threads';
 import { FontFormatError, type FontMetadata } from '../../engine/metadata.ts';
+import { BACKGROUND_WORK_NICE, lowPriorityWorker } from '../../engine/thread-priority.ts';
 import { serverSource } from '../../paths.ts';
 import type { FamilyFiles } from './font-sources.ts';
 
@@ -30,7 +30,7 @@ const WORKER_FILE = serverSource('db', 'seed', 'seed-worker.ts');
 
 /** The seed worker of one seeding run: `close()` when the run ends. */
 export class SeedThread {
-  readonly #worker = new Worker(WORKER_FILE);
+  readonly #worker = lowPriorityWorker(WORKER_FILE, BACKGROUND_WORK_NICE);
   readonly #pending = new Map<number, { resolve(reply: SeedReply): void; reject(error: Error): void }>();
   #nextId = 1;
 

@@ -10,14 +10,12 @@ import zlib from 'node:zlib';
 import { FontFormatError, readFontMetadata } from '../../engine/metadata.ts';
 import { readSfnt } from '../../engine/sfnt.ts';
 import { cmapOf } from '../../engine/sfnt-info.ts';
-import { BACKGROUND_WORK_NICE, lowerThreadPriority } from '../../engine/thread-priority.ts';
 import { extractFontFiles } from './font-sources.ts';
 import type { SeedReply, SeedRequest } from './off-thread.ts';
 
 const port = parentPort;
 if (!port) throw new Error('seed-worker.ts must run as a worker thread');
-// Seeding and re-encoding happen behind a serving site: below its own thread.
-lowerThreadPriority(BACKGROUND_WORK_NICE);
+// Started below the server's own thread (lowPriorityWorker): seeding happens behind a serving site.
 
 port.on('message', async (request: SeedRequest) => {
   try {

@@ -1,7 +1,6 @@
 import fs from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import { checkMerged, mergeSlices } from '../../engine/slice-merge.ts';
-import { BACKGROUND_WORK_NICE, lowerThreadPriority } from '../../engine/thread-priority.ts';
 import { decodeWoff2 } from '../../engine/woff2.ts';
 
 // Rebuilds one face from its slices off the main thread: decoding a hundred WOFF2 files and
@@ -19,8 +18,7 @@ export type SliceReply = { glyphs: number; characters: number; error?: undefined
 const MAX_SLICE_BYTES = 64 << 20;
 const port = parentPort;
 if (!port) throw new Error('slice-worker.ts runs in a worker thread');
-// Seeding and re-encoding happen behind a serving site: below its own thread.
-lowerThreadPriority(BACKGROUND_WORK_NICE);
+// Started below the server's own thread (lowPriorityWorker): seeding happens behind a serving site.
 
 port.on('message', async (job: SliceJob) => {
   try {

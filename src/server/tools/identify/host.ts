@@ -1,6 +1,7 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { CharacterSuggestion, FoundGlyphs, GlyphBox } from '../../../contract/identify.ts';
 import { shareFontRegistry } from '../../engine/text/font-registry.ts';
+import { lowPriorityWorker, PROMPT_WORK_NICE } from '../../engine/thread-priority.ts';
 import { serverSource } from '../../paths.ts';
 import { ToolTaskError } from '../pool.ts';
 import type { FaceFile } from './references.ts';
@@ -170,7 +171,7 @@ export class IdentifyHost {
     if (this.#worker) return this.#worker;
     // The worker draws text: it shares the process's one register of drawing faces.
     shareFontRegistry();
-    const worker = new Worker(WORKER_FILE);
+    const worker = lowPriorityWorker(WORKER_FILE, PROMPT_WORK_NICE);
     worker.unref();
     worker.on('message', (reply: IdentifyReply) => this.#answer(reply));
     worker.on('error', (error) => this.#fail(new ToolTaskError(error.message, false, error.stack)));

@@ -6,7 +6,6 @@
 import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { FontInputError } from '../../engine/font-errors.ts';
-import { lowerThreadPriority, PROMPT_WORK_NICE } from '../../engine/thread-priority.ts';
 import { env } from '../../env.ts';
 import { storage } from '../../storage/index.ts';
 import type { IdentifyReply, IdentifyRequest, IdentifyResults, IdentifyTask } from './host.ts';
@@ -15,9 +14,8 @@ import { matchGlyphsTask, readGlyphsTask, unidentifiedGlyphsTask } from './tasks
 
 const port = parentPort;
 if (!port) throw new Error('identify/worker.ts must run as a worker thread');
-// A person waits for its answers, but its background preparation may draw for an hour after a first
-// start: below the server's own thread, so pages are served first (engine/thread-priority.ts).
-lowerThreadPriority(PROMPT_WORK_NICE);
+// Started below the server's own thread (host.ts: lowPriorityWorker): a person waits for its answers,
+// but its background preparation may draw for an hour after a first start, and pages come first.
 
 /** Requests waiting, and whether one is running: the background work waits for both to be empty. */
 const waiting: IdentifyRequest[] = [];
