@@ -178,7 +178,16 @@ describe('npm start', () => {
     const form = new FormData();
     const ttf = fs.readFileSync(path.resolve('tests/fixtures/tools/NotoSansSC-Features.ttf'));
     form.append('file', new Blob([ttf]), 'font.ttf');
-    expect((await fetch(`${base}/tools/api/upload`, { method: 'POST', body: form })).status).toBe(200);
+    const upload = await fetch(`${base}/tools/api/upload`, { method: 'POST', body: form });
+    expect(upload.status).toBe(200);
+    // A tool worker thread, started as the built server starts it: below its thread, from the source tree.
+    const { fileId } = ((await upload.json()) as { data: { fileId: string } }).data;
+    const pixel = await fetch(`${base}/tools/api/pixel/preview`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ source: { fileId }, options: { grid: 16 }, text: '永' }),
+    });
+    expect(pixel.status, await pixel.clone().text()).toBe(200);
     // …while a write that leans on the login cookie from another site is refused, API or page.
     const crossSite = { origin: 'https://evil.example', cookie: `token=${'a'.repeat(64)}` };
     const api = await fetch(`${base}/web/api/collection/add`, {

@@ -1,7 +1,6 @@
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { serverSource } from '../paths.ts';
 
 // Worker threads that do long or background work run below the server's own thread, so that on a
 // machine with two cores a page or an API read is served at once while fonts are drawn, converted or
@@ -30,7 +29,8 @@ export interface LowPriorityBoot {
   lowPriority: { file: string; nice: number };
 }
 
-const BOOT_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'low-priority-worker.ts');
+// From the source tree, as every worker's own module: this module may run bundled into dist/server.
+const BOOT_FILE = serverSource('engine', 'low-priority-worker.ts');
 
 /**
  * A worker thread running `file` `nice` steps below the calling thread, lowered before `file` and
