@@ -1,11 +1,10 @@
 import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
-import {
-  type FavoriteFontEntry,
-  type FavoriteFontGroup,
-  type FavoriteFontResource,
-  type FavoriteGroupDetail,
-  type FontResource,
-  scriptLabelOf,
+import type {
+  FavoriteFontEntry,
+  FavoriteFontGroup,
+  FavoriteFontResource,
+  FavoriteGroupDetail,
+  FontResource,
 } from '../../contract/fonts.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { favoriteGroupFonts, favoriteGroups, favorites, fontFamilies } from '../db/schema/index.ts';
@@ -158,10 +157,7 @@ export async function deleteFavoriteGroup(accountId: number, groupId: number, da
  * and Japanese faces as missing characters they were never meant to have.
  */
 async function withSamples(db: Db, fonts: FontResource[]): Promise<FavoriteFontResource[]> {
-  const samples = await defaultSamples(
-    fonts.map((font) => ({ gno: font.fontGNo, script: scriptLabelOf(font.script) })),
-    db,
-  );
+  const samples = await defaultSamples(fonts, db);
   return fonts.map((font) => ({ ...font, sample: samples.get(font.fontGNo)?.line ?? font.familyName }));
 }
 

@@ -1,3 +1,4 @@
+import { scriptLabelOf } from '../../contract/fonts.ts';
 import { db as configuredDb, type Db } from '../db/client.ts';
 import { coverageSets } from '../engine/charsets.ts';
 import { fontCodePoints } from './glyphs.ts';
@@ -92,22 +93,23 @@ const chosen = new Map<string, FaceSamples>();
 const MAX_CHOSEN = 4096;
 
 /**
- * The default texts of the faces these gnos name (a family gno stands for its regular face), by
- * gno, for a face of the given script (a label, see scriptLabelOf). Each face's cmap is read once (glyphs.ts keeps it in
- * storage); the choice is kept in memory by file and script.
+ * The default texts of the fonts these gnos name (a family gno stands for its regular face), by
+ * gno, each for its family's script (the 'script' dict number, as fonts carry it). Each face's cmap is
+ * read once (glyphs.ts keeps it in storage); the choice is kept in memory by file and script.
  */
 export async function defaultSamples(
-  gnos: ReadonlyArray<{ gno: string; script: string }>,
+  fonts: ReadonlyArray<{ fontGNo: string; script: string }>,
   database?: Db,
 ): Promise<Map<string, FaceSamples>> {
   const db = database ?? (await configuredDb());
   const faces = await resolveFaces(
     db,
-    gnos.map((item) => item.gno),
+    fonts.map((font) => font.fontGNo),
   );
   const answer = new Map<string, FaceSamples>();
   await Promise.all(
-    gnos.map(async ({ gno, script }) => {
+    fonts.map(async ({ fontGNo: gno, script: dictNumber }) => {
+      const script = scriptLabelOf(dictNumber);
       const face = faces.get(gno)?.face;
       if (!face) return;
       const key = `${face.sha256}:${scriptKey(script)}`;

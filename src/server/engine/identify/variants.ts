@@ -49,6 +49,21 @@ export const SHAPE_FLOOR = 0.35;
 export const SURE_SHAPE_FLOOR = 0.5;
 export const SURE_SHAPE_MARGIN = 0.08;
 
+/** The best likeness to the glyph of a character drawn in any of the faces; −∞ when none draws it. */
+function bestLikeness(
+  character: string,
+  faces: readonly string[],
+  draw: FormDrawer,
+  likeness: (drawing: GlyphInk) => number,
+): number {
+  let best = Number.NEGATIVE_INFINITY;
+  for (const face of faces) {
+    const drawing = draw(face, character);
+    if (drawing) best = Math.max(best, likeness(drawing));
+  }
+  return best;
+}
+
 /**
  * Each character's other forms, from OpenCC's tables (`npm run identify:forms` writes the file from
  * opencc-js): the converters themselves hold about 110 MB of tries for the life of the worker, and
@@ -131,14 +146,7 @@ export function preferDrawnForm(
   forms.delete(first.character);
   if (forms.size === 0) return [...suggestions];
   const likeness = likenessTo(crop);
-  const scoreIn = (character: string, faces: readonly string[]) => {
-    let best = Number.NEGATIVE_INFINITY;
-    for (const face of faces) {
-      const drawing = draw(face, character);
-      if (drawing) best = Math.max(best, likeness(drawing));
-    }
-    return best;
-  };
+  const scoreIn = (character: string, faces: readonly string[]) => bestLikeness(character, faces, draw, likeness);
   // The first reading in every judging face; the forms only in the JUDGES_KEPT faces that drew it
   // most alike, the faces whose style is nearest the picture's (a third of the drawing, and a lean,
   // if any, towards the reading).
@@ -265,14 +273,7 @@ export function preferSampleScript(
     const better = otherForms(first.character).filter(fits);
     if (better.length === 0) return [...suggestions];
     const likeness = likenessTo(crop);
-    const scoreOf = (character: string) => {
-      let best = Number.NEGATIVE_INFINITY;
-      for (const face of faceIds) {
-        const drawing = draw(face, character);
-        if (drawing) best = Math.max(best, likeness(drawing));
-      }
-      return best;
-    };
+    const scoreOf = (character: string) => bestLikeness(character, faceIds, draw, likeness);
     // The reading is drawn first: the softening the likeness picks is chosen on it (rerank.ts).
     const reading = scoreOf(first.character);
     if (reading === Number.NEGATIVE_INFINITY) return [...suggestions];
