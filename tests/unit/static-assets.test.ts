@@ -1,10 +1,11 @@
 import fs from 'node:fs';
+import fsPromises from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { pickEncoding } from '../../src/server/http/compressed.ts';
 import { withCompressedAssets } from '../../src/server/http/static-assets.ts';
 
@@ -115,5 +116,25 @@ describe('withCompressedAssets', () => {
   ])('leaves %s to the next handler', async (pathname) => {
     const answer = await get(pathname, { 'Accept-Encoding': 'br' });
     expect(answer.status).toBe(418);
+  });
+
+  test('reads the disk only for files the build wrote: pages and API paths go on untouched', async () => {
+    // Every SSR page and API path has the shape of a prerendered page; none may wait on the disk.
+    const readFile = vi.spyOn(fsPromises, 'readFile');
+    try {
+      for (const pathname of ['/font', '/font/noto-sans-sc', '/web/api/fontOverride/getFontList', '/tools/missing']) {
+        expect((await get(pathname)).status).toBe(418);
+      }
+      expect(readFile).not.toHaveBeenCalled();
+    } finally {
+      readFile.mockRestore();
+    }
+  });
+
+  test('serves the build it started with: a file written later goes on to the next handler', async () => {
+    fs.writeFileSync(path.join(clientDir, 'tools', 'later.html'), page);
+    fs.writeFileSync(path.join(clientDir, '_astro', 'later.XyZ789.js'), script);
+    expect((await get('/tools/later')).status).toBe(418);
+    expect((await get('/_astro/later.XyZ789.js')).status).toBe(418);
   });
 });
