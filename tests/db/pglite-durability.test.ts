@@ -130,4 +130,32 @@ describe('PGlite data folder', () => {
       await reopened.close();
     }
   }, 60_000);
+
+  test('lets a script that never closes the database exit once its last answer is in, not before', async () => {
+    // PGlite answers from a thread of its own: it must keep the process alive while a statement is
+    // out, and must not hold it open afterwards.
+    const { finished } = runScript(`
+      import { openDatabase } from ${JSON.stringify(CLIENT_URL)};
+      const database = await openDatabase({ dir: ${JSON.stringify(tempDir())} });
+      const result = await database.db.execute('select count(*)::int as n from generate_series(1, 300000)');
+      console.log('counted ' + result.rows[0].n);
+    `);
+    const result = await finished;
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('counted 300000');
+    expect(result.code).toBe(0);
+
+    // And one that closes it sees the close through (the checkpoint runs after the last answer).
+    const closing = runScript(`
+      import { openDatabase } from ${JSON.stringify(CLIENT_URL)};
+      const database = await openDatabase({ dir: ${JSON.stringify(path.join(root ?? '', 'closed'))} });
+      await database.db.execute('select 1');
+      await database.close();
+      console.log('closed');
+    `);
+    const closed = await closing.finished;
+    expect(closed.stderr).toBe('');
+    expect(closed.stdout).toContain('closed');
+    expect(closed.code).toBe(0);
+  }, 60_000);
 });
