@@ -47,9 +47,16 @@ function post(reply: HostReply, transfer: ArrayBuffer[] = []): void {
   port?.postMessage(reply, transfer);
 }
 
-/** Runs bytes through PGlite and copies the answer out (PGlite reuses the buffer it answers in). */
+/**
+ * Runs bytes through PGlite and collects its answer, each piece copied out of its WebAssembly memory.
+ * Not `execProtocolRaw`: besides answering, that parses every message it sends back into a list kept
+ * for `execProtocol`, which only `execProtocol` empties: the thread's heap grew by about 0.75 KB a
+ * statement (56 → 89 MB over the soak's last quarter of an hour) for parsing no one read.
+ */
 async function run(bytes: Uint8Array): Promise<Uint8Array> {
-  const answer = (await db.execProtocolRaw(bytes)).slice();
+  const pieces: Uint8Array[] = [];
+  await db.execProtocolRawStream(bytes, { onRawData: (piece) => void pieces.push(piece.slice()) });
+  const answer = concat(pieces);
   const last = answer.length - 6;
   if (last >= 0 && answer[last] === READY_FOR_QUERY) status = String.fromCharCode(answer[last + 5] ?? 0x49);
   return answer;

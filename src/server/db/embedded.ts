@@ -4,6 +4,7 @@
 // event loop. No socket is opened: the bytes go by message to the thread, and nothing outside the
 // process can connect.
 import { Duplex } from 'node:stream';
+import type { HeapInfo } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { serverSource } from '../paths.ts';
@@ -15,23 +16,24 @@ const HOST_FILE = serverSource('db', 'embedded-host.ts');
 /** A running embedded database: a pool of one connection (PGlite is one session) and its end. */
 export interface EmbeddedDatabase {
   pool: pg.Pool;
+  /** The V8 heap of the database's thread (PGlite's JavaScript side; its WebAssembly memory apart). */
+  heapStatistics(): Promise<HeapInfo>;
   /** Ends the pool, checkpoints and closes PGlite, and stops its thread. */
   close(): Promise<void>;
 }
 
 /** Starts PGlite in its thread; rejects with PGlite's reason when it cannot open the folder. */
 export async function startEmbedded(setup: HostSetup): Promise<EmbeddedDatabase> {
-  const host = new Host(
-    new Worker(HOST_FILE, {
-      workerData: setup,
-      name: 'embedded database',
-      // A script run with `--input-type=module --eval` passes the flag on, and a thread with a file
-      // refuses it; otherwise the thread takes the process's flags as every worker does.
-      ...(process.execArgv.some((arg) => arg.startsWith('--input-type'))
-        ? { execArgv: process.execArgv.filter((arg) => !arg.startsWith('--input-type')) }
-        : {}),
-    }),
-  );
+  const worker = new Worker(HOST_FILE, {
+    workerData: setup,
+    name: 'embedded database',
+    // A script run with `--input-type=module --eval` passes the flag on, and a thread with a file
+    // refuses it; otherwise the thread takes the process's flags as every worker does.
+    ...(process.execArgv.some((arg) => arg.startsWith('--input-type'))
+      ? { execArgv: process.execArgv.filter((arg) => !arg.startsWith('--input-type')) }
+      : {}),
+  });
+  const host = new Host(worker);
   await host.ready;
   const pool = new pg.Pool({
     // PGlite's only role and database; one connection, kept for the life of the pool.
@@ -43,6 +45,7 @@ export async function startEmbedded(setup: HostSetup): Promise<EmbeddedDatabase>
   });
   return {
     pool,
+    heapStatistics: () => host.heapStatistics(),
     close: async () => {
       await pool.end();
       await host.close();
@@ -61,6 +64,8 @@ class Host {
   #answered = 0;
   #stopped: Error | undefined;
   #closing = false;
+  /** Questions about the thread itself (its heap) waiting for an answer. */
+  #asking = 0;
   #onClosed: ((reply: { message?: string }) => void) | undefined;
 
   constructor(worker: Worker) {
@@ -105,6 +110,18 @@ class Host {
     this.#send({ type: 'data', id, seq: this.#sent, bytes });
   }
 
+  /** The thread's V8 heap; the process waits for the answer as it waits for a statement's. */
+  async heapStatistics(): Promise<HeapInfo> {
+    this.#asking += 1;
+    this.#settle();
+    try {
+      return await this.#worker.getHeapStatistics();
+    } finally {
+      this.#asking -= 1;
+      this.#settle();
+    }
+  }
+
   disconnect(id: number): void {
     if (this.#connections.delete(id)) this.#send({ type: 'close', id });
   }
@@ -134,8 +151,7 @@ class Host {
     this.#answered = Math.max(this.#answered, reply.seq);
     this.#settle();
     const connection = this.#connections.get(reply.id);
-    if (reply.type === 'data')
-      connection?.push(Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.length));
+    if (reply.type === 'data') connection?.receive(reply.bytes);
     else connection?.destroy(new Error(`the embedded database failed: ${reply.message}`));
   }
 
@@ -145,7 +161,7 @@ class Host {
    * open or not.
    */
   #settle(): void {
-    if (this.#sent > this.#answered || this.#closing) this.#worker.ref();
+    if (this.#sent > this.#answered || this.#closing || this.#asking > 0) this.#worker.ref();
     else this.#worker.unref();
   }
 
@@ -168,6 +184,8 @@ class HostConnection extends Duplex {
   readonly id: number;
   readonly #host: Host;
   #chunks: Buffer[] = [];
+  /** The client ended its side (after Terminate): what the host says to that is not read. */
+  #ended = false;
 
   constructor(id: number, host: Host) {
     super();
@@ -196,6 +214,12 @@ class HostConnection extends Duplex {
     return this;
   }
 
+  /** The host's answer to this connection's writes. */
+  receive(bytes: Uint8Array): void {
+    if (bytes.length > 0 && !this.#ended && !this.destroyed)
+      this.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
+  }
+
   override _read(): void {}
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
@@ -206,6 +230,7 @@ class HostConnection extends Duplex {
   override _final(done: (error?: Error | null) => void): void {
     this.#flush();
     // The client said Terminate and ended its side; the database has nothing more to say.
+    this.#ended = true;
     this.push(null);
     done();
   }
