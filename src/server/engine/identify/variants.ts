@@ -49,6 +49,15 @@ export const SHAPE_FLOOR = 0.35;
 export const SURE_SHAPE_FLOOR = 0.5;
 export const SURE_SHAPE_MARGIN = 0.08;
 
+/**
+ * The characters found by shape that are weighed against a reading: those whose descriptor is near
+ * enough the glyph's (SHAPE_FLOOR, or SURE_SHAPE_FLOOR for a reading the reader is sure of).
+ */
+export function shapesWeighed(matches: readonly ShapeMatch[], sure: boolean): string[] {
+  const floor = sure ? SURE_SHAPE_FLOOR : SHAPE_FLOOR;
+  return matches.filter((match) => match.similarity >= floor).map((match) => match.character);
+}
+
 /** The best likeness to the glyph of a character drawn in any of the faces; −∞ when none draws it. */
 function bestLikeness(
   character: string,
@@ -137,10 +146,10 @@ export function preferDrawnForm(
   const sure = first.confidence >= SURE_READING;
   const foundWhenSure = new Set<string>();
   if (nearestShapes) {
-    for (const match of nearestShapes(SHAPES_WEIGHED, sure ? first.character : undefined)) {
-      if (match.similarity < (sure ? SURE_SHAPE_FLOOR : SHAPE_FLOOR) || forms.has(match.character)) continue;
-      forms.add(match.character);
-      if (sure) foundWhenSure.add(match.character);
+    for (const character of shapesWeighed(nearestShapes(SHAPES_WEIGHED, sure ? first.character : undefined), sure)) {
+      if (forms.has(character)) continue;
+      forms.add(character);
+      if (sure) foundWhenSure.add(character);
     }
   }
   forms.delete(first.character);

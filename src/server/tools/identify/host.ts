@@ -15,9 +15,12 @@ import type { MatchTask, MatchTaskResult, PictureRef } from './tasks.ts';
 
 /** What the worker is asked to do. */
 export type IdentifyTask =
-  /** `judges`: the faces that judge which form of a character a glyph shows (script-faces.ts). */
-  | { kind: 'glyphs'; picture: PictureRef; judges: FaceFile[] }
-  | { kind: 'characters'; picture: PictureRef; boxes: GlyphBox[]; judges: FaceFile[] }
+  /**
+   * `judges`: the faces that judge which form of a character a glyph shows (script-faces.ts);
+   * `faces`: the library's, among which the readings' leading face is found (leading-face.ts).
+   */
+  | { kind: 'glyphs'; picture: PictureRef; judges: FaceFile[]; faces: FaceFile[] }
+  | { kind: 'characters'; picture: PictureRef; boxes: GlyphBox[]; judges: FaceFile[]; faces: FaceFile[] }
   | ({ kind: 'match' } & MatchTask)
   /** The library's faces: the worker prepares their references in the background. */
   | { kind: 'prepare'; faces: FaceFile[] }

@@ -32,8 +32,14 @@ async function pictureRef(view: PictureViewBody): Promise<PictureRef> {
 export async function findPictureGlyphs(view: PictureViewBody, client: ToolClient): Promise<FoundGlyphs> {
   await admitIdentifyRead(client);
   const picture = await pictureRef(view);
-  const judges = faceFiles(formJudges(await libraryFaces()));
-  return userFacing(identifyHost().run({ kind: 'glyphs', picture, judges }, { client: client.key, timeoutMs: 60_000 }));
+  const library = await libraryFaces();
+  const judges = faceFiles(formJudges(library));
+  return userFacing(
+    identifyHost().run(
+      { kind: 'glyphs', picture, judges, faces: faceFiles(library) },
+      { client: client.key, timeoutMs: 60_000 },
+    ),
+  );
 }
 
 /** Suggested characters for boxes the person drew or changed. */
@@ -43,10 +49,11 @@ export async function readCharacters(
 ): Promise<CharacterSuggestion[][]> {
   await admitIdentifyRead(client);
   const picture = await pictureRef(view);
-  const judges = faceFiles(formJudges(await libraryFaces()));
+  const library = await libraryFaces();
+  const judges = faceFiles(formJudges(library));
   return userFacing(
     identifyHost().run(
-      { kind: 'characters', picture, boxes: view.boxes, judges },
+      { kind: 'characters', picture, boxes: view.boxes, judges, faces: faceFiles(library) },
       { client: client.key, timeoutMs: 60_000 },
     ),
   );

@@ -20,10 +20,11 @@ import {
   findGlyphs,
   looksHan,
 } from '../../engine/identify/glyphs.ts';
+import { leadingFace, preferLeadingFace } from '../../engine/identify/leading-face.ts';
 import { type QueryGlyph, type RankedCandidate, rankFaces } from '../../engine/identify/matcher.ts';
 import { GlyphReader, type Suggestion } from '../../engine/identify/ocr.ts';
 import { type DrawnQueryGlyph, type GlyphCrop, RERANK_TOP, rerankByDrawing } from '../../engine/identify/rerank.ts';
-import { preferDrawnForm, preferSampleScript } from '../../engine/identify/variants.ts';
+import { preferDrawnForm, preferSampleScript, shapesWeighed } from '../../engine/identify/variants.ts';
 import { storage } from '../../storage/index.ts';
 import type { FaceFile, LibraryReferences } from './references.ts';
 
@@ -123,43 +124,68 @@ function glyphReader(): Promise<GlyphReader> {
  * The reader's suggestions for each box; for a box as wide as a Chinese character, the reading's
  * Traditional and Japanese forms, and the characters nearest the glyph's shape
  * (form-shapes.ts), weighed against the glyph in the judging faces (variants.ts): the reader knows
- * few of them and answers the Simplified form or whatever it knows that looks closest.
+ * few of them and answers the Simplified form or whatever it knows that looks closest. Then the
+ * same characters weighed again in the library face the readings' references lead to
+ * (leading-face.ts), which draws them as the picture does.
  */
 async function suggest(
   found: FoundGlyphs,
   boxes: GlyphBox[],
   judges: readonly FaceFile[],
+  faces: readonly FaceFile[],
   references: LibraryReferences,
 ): Promise<Suggestion[][]> {
   const read = await glyphReader();
   const draw = judges.length ? await references.drawer(judges) : undefined;
   const judgeIds = judges.map((face) => face.sha256);
   const shapes = draw ? references.formShapes(judges, (character) => read.knows(character)) : undefined;
-  const answers: { suggestions: Suggestion[]; crop: GlyphCrop | null }[] = [];
+  const answers: { suggestions: Suggestion[]; crop: GlyphCrop | null; found: string[] }[] = [];
   for (const box of boxes) {
     const han = looksHan(found, box);
     const suggestions = await read.read(found.gray, box, false, 5, han);
     const crop = han && draw ? cropOfBox(found, box) : null;
-    // The characters nearest the glyph's shape (for a sure reading, only forms the reader lacks).
+    // The characters nearest the glyph's shape (for a sure reading, only forms the reader lacks),
+    // those weighed kept for the second look in the leading face.
+    const weighed: string[] = [];
     const nearest = (count: number, sure?: string) => {
       const descriptor = describeBox(found, box);
-      return descriptor && shapes ? shapes.nearest(descriptor, count, sure) : [];
+      const matches = descriptor && shapes ? shapes.nearest(descriptor, count, sure) : [];
+      weighed.push(...shapesWeighed(matches, sure !== undefined));
+      return matches;
     };
     answers.push({
       suggestions: crop && draw ? preferDrawnForm(suggestions, crop, judgeIds, draw, nearest) : suggestions,
       crop,
+      found: weighed,
     });
   }
+  if (!draw) return answers.map((answer) => answer.suggestions);
   // Then each reading in the form of the script the other glyphs show (热 among Simplified characters).
-  return draw
-    ? preferSampleScript(answers, judgeIds, draw, { ...coverageSets(), jis: jisKanji() })
-    : answers.map((answer) => answer.suggestions);
+  const settled = preferSampleScript(answers, judgeIds, draw, { ...coverageSets(), jis: jisKanji() });
+  // And each weighed again in the face the readings lead to, among the characters every face has
+  // recorded in the index (通用规范汉字表 once the background passes are through): a lookup each.
+  const faceIds = faces.map((face) => face.sha256);
+  const query = boxes.flatMap((box, i) => {
+    const character = settled[i]?.[0]?.character;
+    if (!character || !answers[i]?.crop || references.store.missing(faceIds, [character]).size) return [];
+    const descriptor = describeBox(found, box);
+    return descriptor ? [{ character, descriptor }] : [];
+  });
+  const lead = leadingFace(query, faceIds, (face, character) => references.store.get(face, character) ?? null);
+  const leadFace = faces.find((face) => face.sha256 === lead);
+  if (!leadFace) return settled;
+  const drawLead = await references.drawer([leadFace]);
+  return preferLeadingFace(
+    settled.map((suggestions, i) => ({ suggestions, crop: answers[i]?.crop ?? null, found: answers[i]?.found ?? [] })),
+    (character) => drawLead(leadFace.sha256, character),
+  );
 }
 
 /** Task 125: the prepared picture, its lines and glyph boxes, each with suggested characters. */
 export async function unidentifiedGlyphsTask(
   ref: PictureRef,
   judges: readonly FaceFile[],
+  faces: readonly FaceFile[],
   references: LibraryReferences,
 ): Promise<FoundGlyphsAnswer> {
   const found = await glyphsOf(ref);
@@ -167,6 +193,7 @@ export async function unidentifiedGlyphsTask(
     found,
     found.lines.flatMap((line) => line.glyphs),
     judges,
+    faces,
     references,
   );
   let next = 0;
@@ -191,10 +218,11 @@ export async function readGlyphsTask(
   ref: PictureRef,
   boxes: GlyphBox[],
   judges: readonly FaceFile[],
+  faces: readonly FaceFile[],
   references: LibraryReferences,
 ): Promise<Suggestion[][]> {
   const found = findGlyphs(await preparePicture(ref));
-  return suggest(found, boxes, judges, references);
+  return suggest(found, boxes, judges, faces, references);
 }
 
 /** Compares a picture's glyphs with the library: the glyphs with their characters and the ranked faces. */
@@ -205,7 +233,7 @@ export async function matchGlyphsTask(task: MatchTask, references: LibraryRefere
   const empty = descriptors.findIndex((descriptor) => !descriptor);
   if (empty >= 0) throw refuse('empty box', `第 ${empty + 1} 个字框里没有笔画，请调整或删去它`);
   const unread = task.glyphs.flatMap((glyph) => (glyph.character ? [] : [glyph.box]));
-  const suggestions = unread.length ? await suggest(found, unread, task.judges, references) : [];
+  const suggestions = unread.length ? await suggest(found, unread, task.judges, task.faces, references) : [];
   let next = 0;
   const glyphs = task.glyphs.map((glyph) => {
     if (glyph.character) return { box: glyph.box, character: glyph.character, confirmed: true };

@@ -43,9 +43,9 @@ if (references.store.writer)
 async function run(task: IdentifyTask): Promise<IdentifyResults[IdentifyTask['kind']]> {
   switch (task.kind) {
     case 'glyphs':
-      return unidentifiedGlyphsTask(task.picture, task.judges, references);
+      return unidentifiedGlyphsTask(task.picture, task.judges, task.faces, references);
     case 'characters':
-      return readGlyphsTask(task.picture, task.boxes, task.judges, references);
+      return readGlyphsTask(task.picture, task.boxes, task.judges, task.faces, references);
     case 'match':
       return matchGlyphsTask(task, references);
     case 'prepare':
