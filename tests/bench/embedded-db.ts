@@ -11,6 +11,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { type Db, MIGRATIONS_DIR, openDatabase } from '../../src/server/db/client.ts';
 import { fontFamilies, keywords } from '../../src/server/db/schema/index.ts';
+import { timeRounds } from './timings.ts';
 
 const ROUNDS = 2000;
 
@@ -23,14 +24,8 @@ function figures(samples: number[]): { p50: number; p99: number; mean: number } 
   };
 }
 
-async function time(run: (i: number) => Promise<unknown>): Promise<number[]> {
-  const samples: number[] = [];
-  for (let i = 0; i < ROUNDS; i += 1) {
-    const started = performance.now();
-    await run(i);
-    samples.push(performance.now() - started);
-  }
-  return samples;
+function time(run: (i: number) => Promise<unknown>): Promise<number[]> {
+  return timeRounds(ROUNDS, run);
 }
 
 /**

@@ -2,11 +2,11 @@
 // many keys, on embedded PGlite (in memory and on disk) and, with TEST_DATABASE_URL set, PostgreSQL.
 // Printed per engine: mean and p99 of a hit and of a check, in ms, against the in-process limiter.
 //   npx node tests/bench/shared-limiter.ts
-import { performance } from 'node:perf_hooks';
 import { systemClock } from '../../src/server/auth/clock.ts';
 import { createSharedLimiter } from '../../src/server/auth/shared-limiter.ts';
 import { openDatabase } from '../../src/server/db/client.ts';
 import { createTestDatabaseTarget, TEST_DATABASE_URL } from '../helpers/database.ts';
+import { timeRounds } from './timings.ts';
 
 const ROUNDS = 3000;
 
@@ -17,14 +17,8 @@ function figures(samples: number[]): string {
   return `mean ${mean.toFixed(3)} ms, p99 ${p99.toFixed(3)} ms`;
 }
 
-async function time(run: (i: number) => unknown): Promise<number[]> {
-  const samples: number[] = [];
-  for (let i = 0; i < ROUNDS; i += 1) {
-    const started = performance.now();
-    await run(i);
-    samples.push(performance.now() - started);
-  }
-  return samples;
+function time(run: (i: number) => unknown): Promise<number[]> {
+  return timeRounds(ROUNDS, run);
 }
 
 async function measure(label: string, hit: (key: string) => unknown, check: (key: string) => unknown) {
